@@ -1,0 +1,3 @@
+from enoch.cli import main
+
+raise SystemExit(main())
