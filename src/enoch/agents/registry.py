@@ -14,6 +14,7 @@ from enoch.errors import InputError
 
 # name -> "module:Class". Each class takes its options as keyword strings.
 BUILTINS: dict[str, str] = {
+    "microchess": "enoch.microchess.agent:MicroChessAgent",
     "random": "enoch.agents.simple:RandomAgent",
     "greedy": "enoch.agents.simple:GreedyAgent",
 }

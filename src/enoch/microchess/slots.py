@@ -49,6 +49,31 @@ KIND_SLOTS: dict[str, tuple[int, ...]] = {
 SLOT_KIND: tuple[str, ...] = ("K", "Q", "R", "R", "B", "B", "N", "N") + ("P",) * 8
 
 
+_PIECE_LETTERS = frozenset("KQRBNPkqrbnp")
+
+
+def parse_placement(field: str) -> Placement:
+    """The first FEN field -> ``{square: letter}``; ValueError if it is not 8 ranks of 8."""
+    ranks = field.split("/")
+    if len(ranks) != 8:
+        raise ValueError(f"placement {field!r} does not have 8 ranks")
+    out: Placement = {}
+    for i, row in enumerate(ranks):
+        rank = 7 - i
+        file = 0
+        for ch in row:
+            if ch.isdigit() and ch not in "09":
+                file += int(ch)
+            elif ch in _PIECE_LETTERS and file < 8:
+                out[rank * 8 + file] = ch
+                file += 1
+            else:
+                raise ValueError(f"placement {field!r}: bad character {ch!r}")
+        if file != 8:
+            raise ValueError(f"placement {field!r}: rank {rank + 1} is not 8 squares")
+    return out
+
+
 def colour_of(letter: str) -> int:
     """WHITE for upper-case FEN letters, BLACK for lower case."""
     return WHITE if letter.isupper() else BLACK
