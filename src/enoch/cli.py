@@ -19,7 +19,9 @@ from collections.abc import Sequence
 # One line per part that has commands. Order is the order of ``enoch --help``.
 _PARTS = [
     "enoch.agents.cli",
+    "enoch.protocol.cli",
     "enoch.rules.cli",
+    "enoch.microchess.cli",
 ]
 
 

@@ -19,8 +19,6 @@ repetition counting is a key comparison.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from enoch.errors import FenError, IllegalMoveError
 from enoch.rules.tables import (
     BETWEEN,
@@ -105,12 +103,30 @@ def move_uci(move: Move) -> str:
     return text + PIECE_SYMBOLS[8 | promo] if promo else text
 
 
-@dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended: ``termination`` uses the protocol's names, ``winner`` is 0, 1 or None."""
+    """How a game ended: ``termination`` uses the protocol's names, ``winner`` is 0, 1 or None.
 
-    termination: str
-    winner: int | None
+    A plain class rather than a dataclass: importing ``dataclasses`` costs milliseconds of the
+    cold start that ``enoch agent`` must keep short."""
+
+    __slots__ = ("termination", "winner")
+
+    def __init__(self, termination: str, winner: int | None) -> None:
+        self.termination = termination
+        self.winner = winner
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Outcome)
+            and other.termination == self.termination
+            and other.winner == self.winner
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.termination, self.winner))
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.termination!r}, {self.winner!r})"
 
     @property
     def result(self) -> str:
@@ -388,7 +404,10 @@ class Position:
             | (PAWN_ATTACKS[us][ksq] & bb[tb | PAWN])
             | (DIAG_ATTACKS[ksq][occ & DIAG_MASKS[ksq]] & e_bq)
             | (
-                (FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]] | RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]])
+                (
+                    FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]]
+                    | RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]]
+                )
                 & e_rq
             )
         )
@@ -488,7 +507,9 @@ class Position:
             b = pieces & -pieces
             fr = b.bit_length() - 1
             pieces ^= b
-            t = (FILE_ATTACKS[fr][occ & FILE_MASKS[fr]] | RANK_ATTACKS[fr][occ & RANK_MASKS[fr]]) & mask
+            t = (
+                FILE_ATTACKS[fr][occ & FILE_MASKS[fr]] | RANK_ATTACKS[fr][occ & RANK_MASKS[fr]]
+            ) & mask
             if b & pinned:
                 t &= line_k[fr]
             while t:
@@ -605,7 +626,10 @@ class Position:
             | (PAWN_ATTACKS[us][ksq] & bb[tb | PAWN])
             | (DIAG_ATTACKS[ksq][occ & DIAG_MASKS[ksq]] & e_bq)
             | (
-                (FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]] | RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]])
+                (
+                    FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]]
+                    | RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]]
+                )
                 & e_rq
             )
         )
@@ -685,7 +709,9 @@ class Position:
             b = pieces & -pieces
             fr = b.bit_length() - 1
             pieces ^= b
-            t = (FILE_ATTACKS[fr][occ & FILE_MASKS[fr]] | RANK_ATTACKS[fr][occ & RANK_MASKS[fr]]) & mask
+            t = (
+                FILE_ATTACKS[fr][occ & FILE_MASKS[fr]] | RANK_ATTACKS[fr][occ & RANK_MASKS[fr]]
+            ) & mask
             if b & pinned:
                 t &= line_k[fr]
             n += t.bit_count()
@@ -696,14 +722,20 @@ class Position:
             one = (free << 8) & empty
             two = ((one & RANK_3) << 8) & empty & target
             one &= target
-            caps = (((free & NOT_FILE_A) << 7) & occ_them & target, ((free & NOT_FILE_H) << 9) & occ_them & target)
+            caps = (
+                ((free & NOT_FILE_A) << 7) & occ_them & target,
+                ((free & NOT_FILE_H) << 9) & occ_them & target,
+            )
             promo_rank = RANK_8
             d1, d2 = 8, 16
         else:
             one = (free >> 8) & empty
             two = ((one & RANK_6) >> 8) & empty & target
             one &= target
-            caps = (((free & NOT_FILE_A) >> 9) & occ_them & target, ((free & NOT_FILE_H) >> 7) & occ_them & target)
+            caps = (
+                ((free & NOT_FILE_A) >> 9) & occ_them & target,
+                ((free & NOT_FILE_H) >> 7) & occ_them & target,
+            )
             promo_rank = RANK_1
             d1, d2 = -8, -16
         for t in (one, caps[0], caps[1]):
@@ -964,13 +996,10 @@ class Position:
         """How many times the current position has occurred in the game, this time included."""
         key = self.key
         hist = self.history
-        n = 1
-        # Positions before the last pawn move or capture cannot recur; same side to move only.
-        stop = max(len(hist) - self.halfmove, 0)
-        for i in range(len(hist) - 2, stop - 1, -2):
-            if hist[i] == key:
-                n += 1
-        return n
+        # Positions before the last pawn move or capture cannot recur. Every entry is compared
+        # (not every other one): the key includes the side to move, and a history handed in by
+        # an agent need not alternate strictly.
+        return 1 + hist[max(len(hist) - self.halfmove, 0) :].count(key)
 
     def can_claim_threefold(self) -> bool:
         return self.repetition_count() >= 3
@@ -1071,6 +1100,12 @@ class Position:
             out.append(f"halfmove clock {self.halfmove} is negative")
         if self.fullmove < 1:
             out.append(f"fullmove number {self.fullmove} is less than 1")
+        elif self.halfmove > 2 * (self.fullmove - 1) + self.turn:
+            out.append(
+                f"halfmove clock {self.halfmove} is more than the "
+                f"{2 * (self.fullmove - 1) + self.turn} half-moves played before move "
+                f"{self.fullmove} ({'white' if self.turn == WHITE else 'black'} to move)"
+            )
         if not out:
             them = self.turn ^ 1
             occ = self.occ[0] | self.occ[1]
@@ -1092,6 +1127,11 @@ def _parse_castling(text: str, fen: str) -> int:
         if bit is None or c & bit:
             raise FenError(f"FEN {fen!r}: castling field {text!r} must be '-' or letters of KQkq")
         c |= bit
+    canonical = "".join(ch for ch in "KQkq" if ch in text)
+    if text != canonical:
+        raise FenError(
+            f"FEN {fen!r}: castling field {text!r} must list its rights in the order KQkq"
+        )
     return c
 
 

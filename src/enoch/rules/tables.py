@@ -53,7 +53,9 @@ def _step_attacks(deltas: list[tuple[int, int]]) -> list[int]:
     return table
 
 
-KNIGHT_ATTACKS = _step_attacks([(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)])
+KNIGHT_ATTACKS = _step_attacks(
+    [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
+)
 KING_ATTACKS = _step_attacks([(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)])
 # PAWN_ATTACKS[colour][sq]: squares a pawn of that colour on sq attacks.
 PAWN_ATTACKS = [_step_attacks([(1, -1), (1, 1)]), _step_attacks([(-1, -1), (-1, 1)])]
@@ -133,16 +135,18 @@ def _build_lines() -> tuple[list[list[int]], list[list[int]]]:
     line = [[0] * 64 for _ in range(64)]
     between = [[0] * 64 for _ in range(64)]
     for a in range(64):
-        for dirs in (_DIAG_DIRS, _FILE_DIRS + _RANK_DIRS):
-            reach = _ray_attacks(a, 0, dirs)
-            for b in range(64):
-                if reach >> b & 1:
-                    for d in dirs:
-                        ray = _ray_attacks(a, 0, (d,))
-                        if ray >> b & 1:
-                            back = _ray_attacks(a, 0, ((-d[0], -d[1]),))
-                            line[a][b] = ray | back | (1 << a)
-                            between[a][b] = ray & _ray_attacks(b, 0, ((-d[0], -d[1]),))
+        r0, f0 = divmod(a, 8)
+        for dr, df in _DIAG_DIRS + _FILE_DIRS + _RANK_DIRS:
+            full = _ray_attacks(a, 0, ((dr, df), (-dr, -df))) | (1 << a)
+            r, f = r0 + dr, f0 + df
+            passed = 0
+            while 0 <= r < 8 and 0 <= f < 8:
+                b = r * 8 + f
+                line[a][b] = full
+                between[a][b] = passed
+                passed |= 1 << b
+                r += dr
+                f += df
     return line, between
 
 

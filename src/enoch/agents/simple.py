@@ -1,0 +1,102 @@
+"""The baseline agents: random and greedy.
+
+They are the floor every other agent is measured against, and the referee's fastest test
+partners, so they do as little as the protocol allows: parse the state, claim a draw when a
+claim is valid (the spec asks agents to), otherwise pick a legal move.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from enoch.errors import InputError, ProtocolError
+from enoch.protocol import GameState, move_answer, parse_state
+from enoch.rules import BISHOP, KNIGHT, PAWN, QUEEN, ROOK, Move, Position
+
+PIECE_VALUES = {PAWN: 1, KNIGHT: 3, BISHOP: 3, ROOK: 5, QUEEN: 9}
+
+
+def claim_for(state: GameState) -> dict[str, Any] | None:
+    """The draw claim the side to move can make now, if any (DESIGN.md: threefold counts the
+    current position with the history; fifty moves needs ``halfmove_clock >= 100``)."""
+    pos = state.position
+    if pos.repetition_count() >= 3:
+        return {"action": "claim_draw", "reason": "threefold_repetition"}
+    if pos.halfmove >= 100:
+        return {"action": "claim_draw", "reason": "fifty_move_rule"}
+    return None
+
+
+class BuiltinAgent:
+    """Shared frame: options, parsing, the draw claim, and a last legality check."""
+
+    name = "builtin"
+    # Options every built-in accepts; ``movetime`` is ignored by agents that answer instantly.
+    OPTIONS: tuple[str, ...] = ("seed", "movetime")
+
+    def __init__(self, **options: str) -> None:
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            raise InputError(
+                f"builtin:{self.name} has no option {unknown[0]!r} "
+                f"(options: {', '.join(self.OPTIONS)})"
+            )
+        seed = options.get("seed")
+        if seed is not None and not seed.lstrip("-").isdigit():
+            raise InputError(f"builtin:{self.name}: seed must be an integer, got {seed!r}")
+        self.rng = random.Random(int(seed) if seed is not None else None)
+        self.options = options
+
+    def answer(self, state: dict[str, Any]) -> dict[str, Any]:
+        parsed = parse_state(state)
+        claim = claim_for(parsed)
+        if claim is not None:
+            return claim
+        pos = parsed.position
+        moves = pos.legal_moves()
+        if not moves:
+            raise ProtocolError(
+                "the position has no legal move (the game is over): nothing to answer"
+            )
+        move = self.choose(pos, moves)
+        if move not in moves:  # legality is sacred: never print an unverified move
+            raise AssertionError(f"builtin:{self.name} chose an illegal move {move}")
+        return move_answer(move)
+
+    def choose(self, pos: Position, moves: list[Move]) -> Move:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class RandomAgent(BuiltinAgent):
+    """A uniformly random legal move."""
+
+    name = "random"
+
+    def choose(self, pos: Position, moves: list[Move]) -> Move:
+        return self.rng.choice(moves)
+
+
+class GreedyAgent(BuiltinAgent):
+    """The most valuable capture (ties broken at random), else a random move."""
+
+    name = "greedy"
+
+    def choose(self, pos: Position, moves: list[Move]) -> Move:
+        board = pos.board
+        best: list[Move] = []
+        best_value = 0
+        for m in moves:
+            victim = board[(m >> 6) & 63] & 7
+            if not victim and (m >> 15) == 1:  # en passant
+                victim = PAWN
+            value = PIECE_VALUES.get(victim, 0)
+            if value > best_value:
+                best_value = value
+                best = [m]
+            elif value and value == best_value:
+                best.append(m)
+        return self.rng.choice(best or moves)
