@@ -1,0 +1,1 @@
+"""Enochian chess: the four-army Golden Dawn game (Zalewski rules by default)."""
