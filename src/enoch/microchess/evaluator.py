@@ -319,20 +319,40 @@ class Evaluation:
     """The original's ``bestv`` after the loop: 12 when nothing beat it."""
 
 
+def _best_victim(sq: list[int], base: int) -> int:
+    """The most a capture of one of this side's slot 1..7 men could be worth now."""
+    if not sq[base + 1] & 0x88:
+        return 10
+    if not (sq[base + 2] & sq[base + 3]) & 0x88:
+        return 6
+    for slot in range(4, 8):
+        if not sq[base + slot] & 0x88:
+            return 4
+    return 0
+
+
 def _tree(board: Board, level: int, m: Move, maxima: list[int]) -> None:
     """One node of the exchange tree: record the capture's points, then follow the replies.
 
     These are maxima over the whole tree, not minimax values: the original only asks "how much
-    could be taken at this depth", whatever the order.
+    could be taken at this depth", whatever the order. That allows an exact shortcut the
+    original does not take: a subtree is skipped when no level below could still raise its
+    maximum (captures only remove men, so the men on the board now bound every later capture).
     """
     p = POINTS[m[3] & 15]
     if p > maxima[level]:
         maxima[level] = p
-    if level < 4:
-        board.make(m)
-        for r in board.captures(1 - (m[0] >> 4)):
-            _tree(board, level + 1, r, maxima)
-        board.unmake(m)
+    if level == 4:
+        return
+    board.make(m)
+    sq = board.sq
+    victim_side = m[0] >> 4  # the side that just captured is the next one captured from
+    bound = (_best_victim(sq, 16 * victim_side), _best_victim(sq, 16 - 16 * victim_side))
+    for r in board.captures(1 - victim_side):
+        if all(maxima[k] >= bound[(k - level - 1) & 1] for k in range(level + 1, 5)):
+            break
+        _tree(board, level + 1, r, maxima)
+    board.unmake(m)
 
 
 def evaluate(board: Board, white_to_move: bool) -> Evaluation:
