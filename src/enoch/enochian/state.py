@@ -233,7 +233,10 @@ class State:
     @classmethod
     def from_men(cls, config: GameConfig, men: Iterable[Sequence[Any]], to_move: int,
                  frozen: Iterable[int] = (), shared: Iterable[int] = (),
-                 pawns_lost: Sequence[int] = (0, 0, 0, 0), start_turn: bool = True) -> State:
+                 pawns_lost: Sequence[int] = (0, 0, 0, 0), start_turn: bool = True,
+                 captured_by: Sequence[int] = (-1, -1, -1, -1),
+                 commander: Sequence[int] = (0, 1, 2, 3), withdrawn: Iterable[int] = (),
+                 ply: int = 0) -> State:
         """A position from a list of men ``(square, army, kind, patron-or-None)``.
 
         Validates what the rules need (one man a square except a shared throne, one king an
@@ -282,7 +285,20 @@ class State:
             st.shared |= 1 << a
         for a in frozen:
             st.frozen |= 1 << a
+        for a in withdrawn:
+            st.withdrawn |= 1 << a
+            st.frozen |= 1 << a
         st.pawns_lost = list(pawns_lost)
+        st.captured_by = list(captured_by)
+        st.commander = list(commander)
+        st.ply = ply
+        for a in range(4):
+            if st.captured_by[a] >= 0 and (st.captured_by[a] % 2 == a % 2 or
+                                           st.bb[a * NKINDS + KING]):
+                raise InputError(f"captured_by: {ARMY_NAMES[a]}'s king is on the board or was "
+                                 "taken by an ally")
+            if st.commander[a] % 2 != a % 2:
+                raise InputError(f"commander: {ARMY_NAMES[a]} cannot be commanded by an enemy")
         if to_move not in config.order:
             raise InputError(f"to_move: {to_move!r} is not an army")
         st.turn_idx = config.order.index(to_move)
@@ -647,10 +663,13 @@ class State:
         army = self.army_to_move
         self._legal = None
         self.log.append({"army": ARMY_NAMES[army], "move": self.move_str(action)})
+        capture = self.board[action >> 6 & 63] >= 0
         taken = self._move_men(action, army)
         self.ply += 1
         if taken >= 0:
             self._after_capture(taken)
+        elif capture:
+            self._check_bare()
         if self.config.divination is not None:
             self._ptah_update(mover=army)
         if self.outcome is None and self.config.max_plies is not None and \
@@ -784,7 +803,7 @@ class State:
             self.captured_by[r] = -1
             self.commander[r] = r
             throne = THRONES[r]
-            order = sorted(range(64), key=lambda s: (chebyshev(throne, s), s))  # noqa: B023
+            order = sorted(range(64), key=lambda s: (chebyshev(throne, s), s))
             all_occ = self.occ[0] | self.occ[1] | self.occ[2] | self.occ[3]
             empties = [s for s in order if not all_occ & BB[s]]
             safe = [s for s in empties if not self.attacked(s, r)]
