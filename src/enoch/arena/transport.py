@@ -1,0 +1,599 @@
+"""Transports to untrusted agents: a state dict goes out, the raw answer text comes back.
+
+Nothing here knows chess. The FIDE referee and the Enochian referee both hand a JSON-able dict
+to :meth:`Transport.request` and get text back (or a :class:`TransportError` that says which
+forfeit applies: ``crash``, ``timeout`` or ``oversize``). Judging the text is the referee's job.
+
+External agents are other people's programs, so every process is started in its own session
+(and so its own process group) with a memory limit, is read through ``select`` with a deadline
+and a byte cap (a hung or chatty agent cannot stall or flood the referee), has its stderr kept
+(bounded) for the log, and is killed *as a group* on timeout, on error and at the end of the
+game, so that no grandchild survives. A process that escapes with ``setsid`` of its own is the
+one thing a process group cannot catch; containers or cgroups are the tool for that.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from enoch.errors import AgentError
+
+# Defaults chosen for chess agents: an answer is ~60 bytes, a state a few kB.
+MAX_ANSWER_BYTES = 64 * 1024
+MAX_STDERR_BYTES = 16 * 1024
+MEMORY_LIMIT_MB = 2048
+_READ_CHUNK = 65536
+
+
+class TransportError(AgentError):
+    """An agent failed to deliver an answer; ``kind`` names the forfeit it causes."""
+
+    kind = "crash"
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.stderr = stderr
+
+
+class AgentCrash(TransportError):
+    kind = "crash"
+
+
+class AgentTimeout(TransportError):
+    kind = "timeout"
+
+
+class AgentOversize(TransportError):
+    kind = "oversize"
+
+
+class AgentOutOfStep(TransportError):
+    """A line-based agent wrote more than one answer line: its answer is invalid."""
+
+    kind = "invalid_answer"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What an external agent may use. ``memory_mb=None`` sets no address-space limit."""
+
+    max_answer_bytes: int = MAX_ANSWER_BYTES
+    max_stderr_bytes: int = MAX_STDERR_BYTES
+    memory_mb: int | None = MEMORY_LIMIT_MB
+
+
+def _limit_child(memory_mb: int | None) -> Callable[[], None]:
+    def apply() -> None:  # runs in the child between fork and exec
+        import resource
+
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if memory_mb is not None:
+            limit = memory_mb * 1024 * 1024
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+def split_command(cmd: str | Sequence[str]) -> list[str]:
+    """A command line as argv (shell words, no shell: no globbing, no pipes, no injection)."""
+    argv = shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
+    if not argv:
+        raise AgentError("empty agent command")
+    return argv
+
+
+class AgentProcess:
+    """One external process in its own process group, read with deadlines and caps.
+
+    ``stdout`` bytes are buffered here; :meth:`read_until` returns when a predicate over the
+    buffer holds, on EOF, or raises on deadline/cap. stderr is drained on every wait (so the
+    child never blocks on a full pipe) and its tail is kept for the log.
+    """
+
+    def __init__(
+        self,
+        cmd: str | Sequence[str],
+        limits: Limits = Limits(),
+        *,
+        cwd: str | None = None,
+    ) -> None:
+        self.argv = split_command(cmd)
+        self.limits = limits
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                preexec_fn=_limit_child(limits.memory_mb),
+                cwd=cwd,
+                close_fds=True,
+            )
+        except OSError as exc:
+            raise AgentCrash(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
+        self.pgid = self.proc.pid  # start_new_session: the child leads its own group
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._in = self.proc.stdin.fileno()
+        self._out = self.proc.stdout.fileno()
+        self._err = self.proc.stderr.fileno()
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
+        self.buffer = bytearray()
+        self.eof = False
+        self._stderr = bytearray()
+        self._stderr_eof = False
+        self._pending = b""
+        self._pidfd: int | None = None
+        with contextlib.suppress(AttributeError, OSError):
+            self._pidfd = os.pidfd_open(self.proc.pid)
+        self.closed = False
+
+    # ---------------------------------------------------------------- stderr
+    def stderr_tail(self, clear: bool = True) -> str:
+        text = self._stderr.decode("utf-8", "replace")
+        if clear:
+            self._stderr.clear()
+        return text
+
+    def _keep_stderr(self, data: bytes) -> None:
+        self._stderr += data
+        cap = self.limits.max_stderr_bytes
+        if len(self._stderr) > cap:
+            del self._stderr[: len(self._stderr) - cap]
+
+    # ---------------------------------------------------------------- I/O
+    def send(self, data: bytes) -> None:
+        """Queue bytes for stdin; they are written while waiting in :meth:`read_until`."""
+        self._pending += data
+
+    def close_stdin(self) -> None:
+        self._close_stdin_after = True
+        if not self._pending:
+            self._really_close_stdin()
+
+    _close_stdin_after = False
+
+    def _really_close_stdin(self) -> None:
+        assert self.proc.stdin
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+        self._close_stdin_after = False
+        self._in = -1
+
+    def exited(self) -> bool:
+        return self.proc.poll() is not None
+
+    def read_until(
+        self,
+        done: Callable[[bytearray], bool],
+        deadline: float | None,
+        *,
+        stop_on_exit: bool = False,
+        cap: int | None = None,
+    ) -> None:
+        """Pump stdin/stdout/stderr until ``done(buffer)``, EOF on stdout, or (with
+        ``stop_on_exit``) the process exits. Raises :class:`AgentTimeout` at the deadline and
+        :class:`AgentOversize` when stdout holds more than ``cap`` bytes."""
+        cap = self.limits.max_answer_bytes if cap is None else cap
+        sel = selectors.DefaultSelector()
+        try:
+            while True:
+                if done(self.buffer) or self.eof:
+                    return
+                if len(self.buffer) > cap:
+                    raise AgentOversize(
+                        f"answer exceeds the size limit of {cap} bytes", self.stderr_tail(False)
+                    )
+                if stop_on_exit and self.exited():
+                    self._drain()
+                    return
+                now = time.monotonic()
+                if deadline is not None and now >= deadline:
+                    raise AgentTimeout("no answer before the time limit", self.stderr_tail(False))
+                wait = None if deadline is None else deadline - now
+                self._register(sel, stop_on_exit)
+                if self._pidfd is None and stop_on_exit:
+                    wait = 0.005 if wait is None else min(wait, 0.005)
+                for key, _ in sel.select(wait):
+                    self._service(key.fd)
+        finally:
+            sel.close()
+
+    def _register(self, sel: selectors.BaseSelector, watch_exit: bool) -> None:
+        wanted: dict[int, int] = {}
+        if not self.eof:
+            wanted[self._out] = selectors.EVENT_READ
+        if not self._stderr_eof:
+            wanted[self._err] = selectors.EVENT_READ
+        if self._pending and self._in >= 0:
+            wanted[self._in] = selectors.EVENT_WRITE
+        if watch_exit and self._pidfd is not None:
+            wanted[self._pidfd] = selectors.EVENT_READ
+        current = sel.get_map()
+        for fd in list(current):
+            if fd not in wanted:
+                sel.unregister(fd)
+        for fd, ev in wanted.items():
+            if fd in current:
+                if current[fd].events != ev:
+                    sel.modify(fd, ev)
+            else:
+                sel.register(fd, ev)
+
+    def _service(self, fd: int) -> None:
+        if fd == self._out:
+            try:
+                data = os.read(fd, _READ_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if data:
+                self.buffer += data
+            else:
+                self.eof = True
+        elif fd == self._err:
+            try:
+                data = os.read(fd, _READ_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if data:
+                self._keep_stderr(data)
+            else:
+                self._stderr_eof = True
+        elif fd == self._in:
+            try:
+                n = os.write(fd, self._pending)
+            except BlockingIOError:
+                return
+            except OSError as exc:  # EPIPE: the agent stopped reading; its answer decides
+                if exc.errno not in (errno.EPIPE, errno.EINVAL):
+                    raise
+                self._pending = b""
+                self._really_close_stdin()
+                return
+            self._pending = self._pending[n:]
+            if not self._pending and self._close_stdin_after:
+                self._really_close_stdin()
+        # the pidfd becoming readable needs no service: the loop checks ``exited()``
+
+    def _drain(self) -> None:
+        """Read whatever the (exited) process left in its pipes, without waiting."""
+        for fd in (self._out, self._err):
+            while True:
+                try:
+                    data = os.read(fd, _READ_CHUNK)
+                except (BlockingIOError, OSError):
+                    break
+                if not data:
+                    if fd == self._out:
+                        self.eof = True
+                    break
+                if fd == self._out:
+                    self.buffer += data
+                    if len(self.buffer) > self.limits.max_answer_bytes:
+                        break
+                else:
+                    self._keep_stderr(data)
+
+    # ---------------------------------------------------------------- ending
+    def kill(self) -> None:
+        """Kill the whole process group and reap the child; idempotent."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if f is not None:
+                with contextlib.suppress(OSError):
+                    f.close()
+        if self._pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = None
+
+    def finish(self, grace: float = 0.2) -> None:
+        """Close stdin, give the agent ``grace`` seconds to exit by itself, then kill the group
+        (grandchildren included) anyway."""
+        if self.closed:
+            return
+        if self._in >= 0:
+            self._pending = b""
+            self._really_close_stdin()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=grace)
+        self.kill()
+
+    def exit_description(self) -> str:
+        code = self.proc.returncode
+        if code is None:
+            return "still running"
+        if code < 0:
+            try:
+                return f"killed by signal {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit status {code}"
+
+
+class Transport:
+    """Base of the transports: ``request(state, timeout) -> raw answer text``."""
+
+    name = "transport"
+    #: process groups this transport started (tests assert they are all gone)
+    pgids: list[int]
+
+    def __init__(self) -> None:
+        self.pgids = []
+        self.last_stderr = ""
+
+    def request(self, state: dict[str, Any], timeout: float | None) -> str:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Transport:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _encode(state: dict[str, Any]) -> bytes:
+    return json.dumps(state, separators=(",", ":")).encode()
+
+
+def _deadline(timeout: float | None) -> float | None:
+    return None if timeout is None else time.monotonic() + timeout
+
+
+def _crash_message(proc: AgentProcess, what: str) -> str:
+    tail = proc.stderr_tail(False).strip().splitlines()
+    last = f"; stderr: {tail[-1][:200]}" if tail else ""
+    return f"{what} ({proc.exit_description()}){last}"
+
+
+class ExecTransport(Transport):
+    """``exec:CMD``: one process per answer; the state on stdin, the answer on stdout.
+
+    The answer is complete when stdout reaches EOF or the process exits, whichever comes first
+    (a grandchild that inherited stdout and keeps it open cannot stall the game). A non-zero
+    exit status is a crash even if something was printed: the program said it failed.
+    """
+
+    name = "exec"
+
+    def __init__(
+        self,
+        cmd: str | Sequence[str],
+        limits: Limits = Limits(),
+        cwd: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.cmd = cmd
+        self.limits = limits
+        self.cwd = cwd
+        self._current: AgentProcess | None = None
+
+    def request(self, state: dict[str, Any], timeout: float | None) -> str:
+        proc = AgentProcess(self.cmd, self.limits, cwd=self.cwd)
+        self._current = proc
+        self.pgids.append(proc.pgid)
+        try:
+            proc.send(_encode(state))
+            proc.close_stdin()
+            proc.read_until(lambda b: False, _deadline(timeout), stop_on_exit=True)
+            if len(proc.buffer) > self.limits.max_answer_bytes:
+                raise AgentOversize(
+                    f"answer exceeds the size limit of {self.limits.max_answer_bytes} bytes",
+                    proc.stderr_tail(False),
+                )
+            if proc.eof and not proc.exited():
+                # stdout closed first: allow a moment for the exit status, then stop waiting.
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.proc.wait(timeout=0.2)
+            code = proc.proc.poll()
+            if code is not None and code != 0:
+                raise AgentCrash(_crash_message(proc, "agent failed"), proc.stderr_tail(False))
+            return proc.buffer.decode("utf-8", "replace")
+        finally:
+            self.last_stderr = proc.stderr_tail()
+            proc.kill()
+            self._current = None
+
+    def close(self) -> None:
+        if self._current is not None:
+            self._current.kill()
+
+
+class JsonlTransport(Transport):
+    """``jsonl:CMD``: one long-lived process; one state per line in, one answer line out.
+
+    Output the agent writes beyond its one line (a second line, or stray text before the next
+    request) is kept and makes the *next* answer invalid: the stream is out of step.
+    """
+
+    name = "jsonl"
+
+    def __init__(
+        self,
+        cmd: str | Sequence[str],
+        limits: Limits = Limits(),
+        cwd: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.cmd = cmd
+        self.limits = limits
+        self.cwd = cwd
+        self.proc: AgentProcess | None = None
+
+    def _process(self) -> AgentProcess:
+        if self.proc is None:
+            self.proc = AgentProcess(self.cmd, self.limits, cwd=self.cwd)
+            self.pgids.append(self.proc.pgid)
+        return self.proc
+
+    def request(self, state: dict[str, Any], timeout: float | None) -> str:
+        proc = self._process()
+        if proc.closed:
+            raise AgentCrash("agent process was already stopped")
+        deadline = _deadline(timeout)
+        try:
+            if proc.exited():
+                proc._drain()
+                raise AgentCrash(_crash_message(proc, "agent process has exited"))
+            proc._drain()  # output written since the last answer means the stream is out of step
+            if proc.buffer.strip():
+                stray = bytes(proc.buffer[:80]).decode("utf-8", "replace")
+                proc.buffer.clear()
+                raise AgentOutOfStep(f"agent wrote output nobody asked for: {stray!r}")
+            proc.buffer.clear()
+            proc.send(_encode(state) + b"\n")
+            proc.read_until(lambda b: b"\n" in b, deadline)
+        except TransportError as exc:
+            exc.stderr = exc.stderr or proc.stderr_tail(False)
+            self.last_stderr = proc.stderr_tail()
+            proc.kill()
+            raise
+        self.last_stderr = proc.stderr_tail()
+        buf = proc.buffer
+        nl = buf.find(b"\n")
+        if nl < 0:  # EOF without a newline
+            proc._drain()
+            text = bytes(buf).decode("utf-8", "replace")
+            proc.kill()
+            if text.strip():
+                return text  # the last answer before exit: judge it, the exit follows
+            raise AgentCrash(_crash_message(proc, "agent closed its output without answering"))
+        if nl > self.limits.max_answer_bytes:
+            proc.kill()
+            raise AgentOversize(
+                f"answer exceeds the size limit of {self.limits.max_answer_bytes} bytes"
+            )
+        line = bytes(buf[:nl])
+        del buf[: nl + 1]
+        if buf.strip():
+            stray = bytes(buf[:80]).decode("utf-8", "replace")
+            buf.clear()
+            raise AgentOutOfStep(f"agent wrote more than one line for one state: {stray!r}")
+        return line.decode("utf-8", "replace")
+
+    def pending_output(self) -> bytes:
+        """Output the agent wrote that no request asked for (non-empty means out of step)."""
+        if self.proc is None:
+            return b""
+        return bytes(self.proc.buffer)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.finish()
+
+
+class HttpTransport(Transport):
+    """``http(s)://URL``: POST the state as ``application/json``; the reply body is the answer.
+
+    A non-2xx status or a refused connection is a crash; the body is read in chunks against
+    the deadline and the size cap, so a slow or endless body cannot hold the referee.
+    """
+
+    name = "http"
+
+    def __init__(self, url: str, limits: Limits = Limits()) -> None:
+        super().__init__()
+        self.url = url
+        self.limits = limits
+
+    def request(self, state: dict[str, Any], timeout: float | None) -> str:
+        import http.client
+        import socket
+        import urllib.error
+        import urllib.request
+
+        deadline = _deadline(timeout)
+        req = urllib.request.Request(
+            self.url,
+            data=_encode(state),
+            headers={"Content-Type": "application/json", "Accept": "application/json"},
+            method="POST",
+        )
+        cap = self.limits.max_answer_bytes
+
+        def remaining() -> float | None:
+            if deadline is None:
+                return None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AgentTimeout("no answer before the time limit")
+            return left
+
+        try:
+            with urllib.request.urlopen(req, timeout=remaining()) as resp:
+                body = bytearray()
+                while True:
+                    remaining()  # each read is bounded by the socket timeout as well
+                    chunk = resp.read1(_READ_CHUNK)
+                    if not chunk:
+                        break
+                    body += chunk
+                    if len(body) > cap:
+                        raise AgentOversize(f"answer exceeds the size limit of {cap} bytes")
+        except urllib.error.HTTPError as exc:
+            raise AgentCrash(f"HTTP {exc.code} {exc.reason}") from None
+        except TimeoutError:
+            raise AgentTimeout("no answer before the time limit") from None
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, TimeoutError | socket.timeout):
+                raise AgentTimeout("no answer before the time limit") from None
+            raise AgentCrash(f"HTTP request failed: {exc.reason}") from None
+        except (http.client.HTTPException, ConnectionError, OSError) as exc:
+            raise AgentCrash(f"HTTP request failed: {exc}") from None
+        return body.decode("utf-8", "replace")
+
+
+def make_transport(spec: str, limits: Limits = Limits()) -> Transport:
+    """``exec:CMD``, ``jsonl:CMD`` or ``http(s)://URL`` as a transport."""
+    if spec.startswith("exec:"):
+        return ExecTransport(spec[5:], limits)
+    if spec.startswith("jsonl:"):
+        return JsonlTransport(spec[6:], limits)
+    if spec.startswith(("http://", "https://")):
+        return HttpTransport(spec, limits)
+    raise AgentError(f"not a transport name: {spec!r} (exec:CMD, jsonl:CMD, http(s)://URL)")
+
+
+__all__ = [
+    "AgentCrash",
+    "AgentOutOfStep",
+    "AgentOversize",
+    "AgentProcess",
+    "AgentTimeout",
+    "ExecTransport",
+    "HttpTransport",
+    "JsonlTransport",
+    "Limits",
+    "Transport",
+    "TransportError",
+    "make_transport",
+]

@@ -1,0 +1,138 @@
+"""``uci:CMD``: a UCI engine as a player.
+
+The referee's state becomes ``position fen START moves ...`` (the engine sees the real game,
+so its own repetition detection works), then ``go movetime`` or ``go wtime/btime/winc/binc``.
+``bestmove`` is turned into the protocol's answer object; the raw ``bestmove`` line is what a
+malformed reply is judged by. UCI has no draw claims or offers: an engine only ever moves.
+The engine runs under the same process-group, memory and output limits as every external agent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+from enoch.arena.players import Player, Raw, Turn
+from enoch.arena.transport import AgentCrash, AgentProcess, AgentTimeout, Limits
+from enoch.rules import STARTING_FEN, move_uci
+
+HANDSHAKE_TIMEOUT = 10.0
+_PROMO = {"q": "Q", "r": "R", "b": "B", "n": "N"}
+
+
+class UciPlayer(Player):
+    """A UCI engine, started on the first question and stopped with the game."""
+
+    def __init__(
+        self,
+        name: str,
+        cmd: str,
+        limits: Limits = Limits(),  # noqa: B008
+        options: dict[str, str] | None = None,
+    ) -> None:
+        self.name = name
+        self.cmd = cmd
+        self.limits = limits
+        self.options = options or {}
+        self.proc: AgentProcess | None = None
+        self.pgids: list[int] = []
+        self._stderr = ""
+        self.engine_name = ""
+        self.needs_state = False
+
+    def _line(self, deadline: float | None) -> str:
+        proc = self.proc
+        assert proc is not None
+        # A line may be long (``info`` with a PV), but never without bound.
+        proc.read_until(lambda b: b"\n" in b, deadline, cap=self.limits.max_answer_bytes)
+        nl = proc.buffer.find(b"\n")
+        if nl < 0:
+            raise AgentCrash(f"engine closed its output ({proc.exit_description()})")
+        line = bytes(proc.buffer[:nl]).decode("utf-8", "replace").strip()
+        del proc.buffer[: nl + 1]
+        return line
+
+    def _expect(self, word: str, deadline: float) -> None:
+        while True:
+            line = self._line(deadline)
+            if line.startswith("id name "):
+                self.engine_name = line[8:]
+            if line == word:
+                return
+
+    def _start(self) -> AgentProcess:
+        if self.proc is None:
+            self.proc = AgentProcess(self.cmd, self.limits)
+            self.pgids.append(self.proc.pgid)
+            deadline = time.monotonic() + HANDSHAKE_TIMEOUT
+            try:
+                self.proc.send(b"uci\n")
+                self._expect("uciok", deadline)
+                for key, value in self.options.items():
+                    self.proc.send(f"setoption name {key} value {value}\n".encode())
+                self.proc.send(b"ucinewgame\nisready\n")
+                self._expect("readyok", deadline)
+            except AgentTimeout:
+                raise AgentCrash("engine did not finish the UCI handshake in time") from None
+        return self.proc
+
+    def ask(self, turn: Turn) -> Raw:
+        proc = self._start()
+        start = turn.start_fen
+        pos_cmd = "position startpos" if start == STARTING_FEN else f"position fen {start}"
+        if turn.moves:
+            pos_cmd += " moves " + " ".join(move_uci(m) for m in turn.moves)
+        if turn.clock is not None:
+            c = turn.clock
+            go = (
+                f"go wtime {int(c['wtime'] * 1000)} btime {int(c['btime'] * 1000)} "
+                f"winc {int(c['winc'] * 1000)} binc {int(c['binc'] * 1000)}"
+            )
+            if c.get("movestogo"):
+                go += f" movestogo {int(c['movestogo'])}"
+        elif turn.movetime is not None:
+            go = f"go movetime {max(1, int(turn.movetime * 1000))}"
+        else:
+            go = "go depth 8"
+        proc.send(f"{pos_cmd}\n{go}\n".encode())
+        deadline = None if turn.timeout is None else time.monotonic() + turn.timeout
+        try:
+            while True:
+                line = self._line(deadline)
+                if line.startswith("bestmove"):
+                    break
+        except AgentTimeout:
+            self._stderr = proc.stderr_tail()
+            proc.kill()
+            raise
+        self._stderr = proc.stderr_tail()
+        return bestmove_answer(line)
+
+    def stderr(self) -> str:
+        return self._stderr
+
+    def close(self) -> None:
+        if self.proc is not None:
+            if not self.proc.closed:
+                self.proc.send(b"quit\n")
+                # the engine is being stopped anyway: any failure here is moot
+                with contextlib.suppress(Exception):
+                    self.proc.read_until(lambda b: False, time.monotonic() + 0.2)
+            self.proc.finish(grace=0.2)
+
+
+def bestmove_answer(line: str) -> Raw:
+    """``bestmove e7e8q ponder ...`` as an answer object; anything else stays text (invalid)."""
+    parts = line.split()
+    if len(parts) < 2:
+        return line
+    text = parts[1]
+    if len(text) in (4, 5) and text[:4].isalnum():
+        answer: dict[str, Any] = {"from": text[:2], "to": text[2:4], "promotion": None}
+        if len(text) == 5:
+            if text[4] not in _PROMO:
+                return line
+            answer["promotion"] = _PROMO[text[4]]
+        return answer
+    return line
