@@ -202,3 +202,8 @@ def test_never_illegal_in_random_positions() -> None:
             board.push(move)
     assert asked >= 1500
     assert "move" in kinds
+
+
+def test_bad_state_is_an_input_error() -> None:
+    with pytest.raises(InputError):
+        MicroChessAgent().answer({"board": {"e1": "K"}, "turn": "white"})

@@ -28,12 +28,12 @@ Options (``builtin:microchess?resign=no&draw=always&history=no``):
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from enoch.errors import InputError, ProtocolError
+from enoch.errors import InputError
 from enoch.microchess.evaluator import Board, Evaluation, evaluate, from_frame
 from enoch.microchess.slots import BLACK, WHITE, Men, Placement, assign, parse_placement, track
+from enoch.protocol import parse_state
 from enoch.rules import SQUARE_NAMES, Position, move_uci
 
 _OPTIONS: dict[str, tuple[str, ...]] = {
@@ -43,60 +43,9 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _fen_of_state(state: dict[str, Any]) -> str:
-    """A FEN from the state's fields, for when the protocol layer cannot parse states."""
-    try:
-        board = state["board"]
-        rows = []
-        for rank in range(7, -1, -1):
-            row, empty = "", 0
-            for file in range(8):
-                letter = board.get("abcdefgh"[file] + str(rank + 1))
-                if letter is None:
-                    empty += 1
-                    continue
-                row += (str(empty) if empty else "") + str(letter)
-                empty = 0
-            rows.append(row + (str(empty) if empty else ""))
-        turn = {"white": "w", "black": "b"}[state["turn"]]
-        c = state["castling"]
-        castling = "".join(
-            flag
-            for flag, ok in (
-                ("K", c["white"]["kingside"]),
-                ("Q", c["white"]["queenside"]),
-                ("k", c["black"]["kingside"]),
-                ("q", c["black"]["queenside"]),
-            )
-            if ok
-        )
-        ep = state["en_passant"] or "-"
-        return (
-            f"{'/'.join(rows)} {turn} {castling or '-'} {ep} "
-            f"{int(state['halfmove_clock'])} {int(state['fullmove_number'])}"
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ProtocolError(f"state is not a valid protocol state: {exc!r}") from None
-
-
 def state_position(state: dict[str, Any]) -> Position:
-    """The FIDE position of a state, parsed by the protocol layer (one parser for everyone).
-
-    Falls back to building a FEN from the state's fields only if no protocol parser exists.
-    """
-    try:
-        protocol = importlib.import_module("enoch.protocol")
-    except ImportError:
-        protocol = None
-    to_position = getattr(protocol, "state_to_position", None)
-    if to_position is not None:
-        pos: Position = to_position(state)
-        return pos
-    parse_state = getattr(protocol, "parse_state", None)
-    if parse_state is not None:
-        parsed: Position = parse_state(state).position
-        return parsed
-    return Position.from_fen(_fen_of_state(state))
+    """The FIDE position of a state, parsed (and validated) by the protocol layer."""
+    return parse_state(state).position
 
 
 def _history_key(fen4: str) -> str | None:
