@@ -167,6 +167,8 @@ def answer_move(position: Position, answer: Answer) -> Move:
             f"illegal move {text}: {SQUARE_NAMES[fr]} holds {PIECE_SYMBOLS[code]!r}, "
             f"a piece of the side not to move ({colour} is to move)"
         )
+    if promo and code & 7 != PAWN:
+        raise IllegalMoveError(f"illegal move {text}: only a pawn can promote")
     if position.find_move(fr, to, QUEEN if not promo else 0) is not None:
         if promo:
             raise IllegalMoveError(
@@ -176,8 +178,6 @@ def answer_move(position: Position, answer: Answer) -> Move:
             f"illegal move {text}: a pawn reaching the last rank must promote "
             '(promotion "Q", "R", "B" or "N")'
         )
-    if promo and code & 7 != PAWN:
-        raise IllegalMoveError(f"illegal move {text}: only a pawn can promote")
     if code & 7 == KING and abs(to - fr) == 2:
         raise IllegalMoveError(f"illegal move {text}: castling is not allowed here")
     raise IllegalMoveError(f"illegal move {text}: not a legal move for {colour} in this position")

@@ -249,9 +249,13 @@ def state_problems(data: Any) -> tuple[list[str], GameState | None]:
             continue
         try:
             # Clocks are not part of a position's identity; judge placement and rights only.
-            hp = Position.from_fen(" ".join(fields[:4]) + " 0 1")
+            hp = Position.from_fen(" ".join(fields[:4]), validate=False)
         except FenError as exc:
             problems.append(f"state.position_history[{i}]: {exc}")
+            continue
+        bad = hp.problems()
+        if bad:
+            problems.append(f"state.position_history[{i}]: impossible position: {bad[0]}")
             continue
         keys.append(hp.key)
         normalised.append(hp.position_fen())
