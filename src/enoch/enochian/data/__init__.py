@@ -1,0 +1,1 @@
+"""The Enochian rule file (package data; a copy of docs/enochian-rules.yaml)."""

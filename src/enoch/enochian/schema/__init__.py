@@ -1,0 +1,1 @@
+"""JSON Schemas of the Enochian agent protocol (package data)."""
