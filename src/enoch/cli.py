@@ -22,6 +22,7 @@ _PARTS = [
     "enoch.protocol.cli",
     "enoch.rules.cli",
     "enoch.microchess.cli",
+    "enoch.arena.cli",
 ]
 
 
