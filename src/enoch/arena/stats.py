@@ -1,0 +1,181 @@
+"""Match statistics as engine testers report them: score, Elo with a 95% interval, LOS, SPRT.
+
+Elo is the logistic model: a score fraction ``s`` means ``-400·log10(1/s - 1)``. The interval
+maps the score's normal 95% interval (per-game variance from the observed wins/draws/losses)
+through that function. LOS, the likelihood of superiority, is ``Φ((W-L)/sqrt(W+L))``: draws
+say nothing about which side is stronger. The SPRT is the trinomial GSPRT of fishtest and
+cutechess (normal approximation of the log-likelihood ratio between Elo ``elo0`` and
+``elo1``): it *decides* between two hypotheses, it does not measure (the Elo line does that).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from enoch.errors import InputError
+
+
+def elo_from_score(score: float) -> float:
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass
+class Score:
+    """Wins, draws and losses from one player's point of view."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        return self.wins + 0.5 * self.draws
+
+    @property
+    def fraction(self) -> float:
+        return self.points / self.games if self.games else 0.5
+
+    def add(self, points: float) -> None:
+        if points == 1.0:
+            self.wins += 1
+        elif points == 0.0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+    def variance(self) -> float:
+        """Per-game variance of the score."""
+        n = self.games
+        if not n:
+            return 0.0
+        s = self.fraction
+        return (
+            self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2 + self.losses * (0 - s) ** 2
+        ) / n
+
+    def elo(self) -> tuple[float, float, float]:
+        """(Elo difference, lower, upper) with a 95% interval."""
+        n = self.games
+        s = self.fraction
+        if not n:
+            return 0.0, -math.inf, math.inf
+        margin = 1.959964 * math.sqrt(self.variance() / n)
+        return elo_from_score(s), elo_from_score(s - margin), elo_from_score(s + margin)
+
+    def los(self) -> float:
+        """Likelihood of superiority, 0..1."""
+        decisive = self.wins + self.losses
+        if not decisive:
+            return 0.5
+        return 0.5 * (1.0 + math.erf((self.wins - self.losses) / math.sqrt(2.0 * decisive)))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of ``elo1`` against ``elo0`` (logistic Elo)."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @classmethod
+    def parse(cls, text: str) -> Sprt:
+        """``elo0=0,elo1=10,alpha=0.05,beta=0.05`` (any subset, the rest default)."""
+        values: dict[str, float] = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, eq, value = part.partition("=")
+            if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
+                raise InputError(
+                    f"bad --sprt part {part!r} (expected elo0=0,elo1=10,alpha=0.05,beta=0.05)"
+                )
+            try:
+                values[key] = float(value)
+            except ValueError:
+                raise InputError(f"bad --sprt value {part!r}") from None
+        sprt = cls(**values)
+        if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1) or sprt.elo0 >= sprt.elo1:
+            raise InputError("--sprt needs 0 < alpha, beta < 1 and elo0 < elo1")
+        return sprt
+
+    def bounds(self) -> tuple[float, float]:
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, score: Score) -> float:
+        n = score.games
+        var = score.variance()
+        if n == 0 or var <= 0.0:
+            return 0.0
+        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
+        return n * (s1 - s0) * (2 * score.fraction - s0 - s1) / (2 * var)
+
+    def decision(self, score: Score) -> str | None:
+        """``"H1"`` (elo1 accepted), ``"H0"`` (elo0 accepted), or None (play on)."""
+        lower, upper = self.bounds()
+        llr = self.llr(score)
+        if llr >= upper:
+            return "H1"
+        if llr <= lower:
+            return "H0"
+        return None
+
+
+def ratings(
+    names: list[str], games: list[tuple[int, int, float]], iterations: int = 200
+) -> dict[str, tuple[float, float]]:
+    """Elo ratings (mean 0) with a 95% error margin for a tournament.
+
+    ``games`` holds ``(i, j, points of i)``. Ratings are the maximum-likelihood Bradley-Terry
+    fit (a draw counts as half a win each way), found by the MM iteration; each margin comes
+    from the player's own score variance against the field, mapped through the logistic slope.
+    """
+    k = len(names)
+    r = [0.0] * k
+    if not games:
+        return {n: (0.0, math.inf) for n in names}
+    points = [0.0] * k
+    count = [[0] * k for _ in range(k)]
+    per_player: list[Score] = [Score() for _ in range(k)]
+    for i, j, p in games:
+        points[i] += p
+        points[j] += 1 - p
+        count[i][j] += 1
+        count[j][i] += 1
+        per_player[i].add(p)
+        per_player[j].add(1 - p)
+    # MM for Bradley-Terry strengths with a light prior (one draw against a 0-rated virtual
+    # opponent) so that perfect scores stay finite.
+    gamma = [1.0] * k
+    for _ in range(iterations):
+        new = []
+        for i in range(k):
+            denom = 1.0 / (gamma[i] + 1.0)
+            for j in range(k):
+                if count[i][j]:
+                    denom += count[i][j] / (gamma[i] + gamma[j])
+            new.append((points[i] + 0.5) / denom)
+        mean_log = sum(math.log(g) for g in new) / k
+        gamma = [g / math.exp(mean_log) for g in new]
+    r = [400.0 * math.log10(g) for g in gamma]
+    out = {}
+    for i, name in enumerate(names):
+        sc = per_player[i]
+        n = sc.games
+        s = min(max(sc.fraction, 0.01), 0.99)
+        slope = 400.0 / (math.log(10) * s * (1 - s))  # d elo / d score
+        margin = 1.959964 * math.sqrt(max(sc.variance(), 0.25 / max(n, 1)) / n) * slope
+        out[name] = (r[i], margin)
+    return out
