@@ -23,6 +23,8 @@ _PARTS = [
     "enoch.rules.cli",
     "enoch.microchess.cli",
     "enoch.arena.cli",
+    "enoch.engine.cli",
+    "enoch.enochian.cli",
 ]
 
 

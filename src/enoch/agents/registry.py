@@ -17,6 +17,10 @@ BUILTINS: dict[str, str] = {
     "microchess": "enoch.microchess.agent:MicroChessAgent",
     "random": "enoch.agents.simple:RandomAgent",
     "greedy": "enoch.agents.simple:GreedyAgent",
+    "engine": "enoch.engine.agent:EngineAgent",
+    "enochian-random": "enoch.enochian.agents:RandomAgent",
+    "enochian-greedy": "enoch.enochian.agents:GreedyAgent",
+    "enochian-search": "enoch.enochian.agents:SearchAgent",
 }
 
 

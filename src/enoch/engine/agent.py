@@ -1,0 +1,109 @@
+"""``builtin:engine``: the engine behind the JSON agent protocol.
+
+Options (all strings, as ``builtin:engine?movetime=0.5&hash=32``):
+
+- ``movetime`` seconds per move (default 1);
+- ``hash`` transposition table size in MiB (default 16);
+- ``depth`` a fixed search depth; given alone it is the only bound, given with ``movetime``
+  both bound the search;
+- ``resign`` resign when the score is at or below ``-CP`` centipawns for three answers in a
+  row (never resigns without it);
+- ``seed`` accepted for uniformity with the other built-ins (the engine is deterministic).
+
+Draws: a valid claim is made when the search says the position is not better for us (score
+below ``CLAIM_MARGIN``); a pending draw offer is accepted when the score is at or below
+``-ACCEPT_MARGIN``. One agent keeps its transposition table across the states it answers, so
+``enoch agent --jsonl`` keeps what it learnt between the moves of a game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from enoch.agents.simple import claim_for
+from enoch.engine.search import Limits, Searcher
+from enoch.errors import InputError, ProtocolError
+from enoch.protocol import move_answer, parse_state
+
+CLAIM_MARGIN = 50
+ACCEPT_MARGIN = 50
+# Time kept back for parsing, printing and the transport.
+AGENT_OVERHEAD = 0.02
+
+
+def _number(name: str, value: str, *, minimum: float, integer: bool = False) -> float:
+    try:
+        x = int(value) if integer else float(value)
+    except ValueError:
+        kind = "an integer" if integer else "a number"
+        raise InputError(f"builtin:engine: {name} must be {kind}, got {value!r}") from None
+    if not x >= minimum or x != x or x in (float("inf"), float("-inf")):
+        raise InputError(f"builtin:engine: {name} must be at least {minimum}, got {value!r}")
+    return x
+
+
+class EngineAgent:
+    """The engine as a protocol agent."""
+
+    name = "engine"
+    OPTIONS = ("movetime", "hash", "depth", "resign", "seed")
+
+    def __init__(self, **options: str) -> None:
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            raise InputError(
+                f"builtin:engine has no option {unknown[0]!r} (options: {', '.join(self.OPTIONS)})"
+            )
+        self.movetime: float | None = 1.0
+        self.depth: int | None = None
+        if "depth" in options:
+            self.depth = int(_number("depth", options["depth"], minimum=1, integer=True))
+            self.movetime = None
+        if "movetime" in options:
+            self.movetime = _number("movetime", options["movetime"], minimum=0.001)
+        hash_mb = _number("hash", options.get("hash", "16"), minimum=1)
+        self.resign: int | None = None
+        if "resign" in options:
+            self.resign = int(_number("resign", options["resign"], minimum=1, integer=True))
+        if "seed" in options:
+            _number("seed", options["seed"], minimum=-(2**63), integer=True)
+        self.searcher = Searcher(hash_mb)
+        self.losing_streak = 0
+        self.last_score: int | None = None
+
+    def _limits(self, state: dict[str, Any]) -> Limits:
+        movetime = self.movetime
+        limit = state.get("move_time_limit")
+        if isinstance(limit, int | float) and not isinstance(limit, bool) and limit > 0:
+            movetime = min(movetime, float(limit)) if movetime is not None else float(limit)
+        return Limits(depth=self.depth, movetime=movetime)
+
+    def answer(self, state: dict[str, Any]) -> dict[str, Any]:
+        parsed = parse_state(state)
+        pos = parsed.position
+        legal = pos.legal_moves()
+        if not legal:
+            raise ProtocolError(
+                "the position has no legal move (the game is over): nothing to answer"
+            )
+        us = "white" if pos.turn == 0 else "black"
+        claim = claim_for(parsed)
+        offer = parsed.draw_offer is not None and parsed.draw_offer != us
+        result = self.searcher.think(pos, self._limits(state), overhead=AGENT_OVERHEAD)
+        score = result.score
+        self.last_score = score
+        if claim is not None and score < CLAIM_MARGIN:
+            return claim
+        if offer and score <= -ACCEPT_MARGIN:
+            return {"action": "offer_draw"}
+        if self.resign is not None:
+            self.losing_streak = self.losing_streak + 1 if score <= -self.resign else 0
+            if self.losing_streak >= 3:
+                return {"action": "resign"}
+        move = result.move
+        if move not in legal:  # legality is sacred: never print an unverified move
+            raise AssertionError(f"builtin:engine chose an illegal move {move}")
+        return move_answer(move)
+
+    def close(self) -> None:
+        self.searcher.clear()

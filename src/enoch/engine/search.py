@@ -1,0 +1,665 @@
+"""Alpha-beta search: iterative deepening, principal-variation search with aspiration windows,
+a transposition table, quiescence with MVV-LVA and SEE, killer/history ordering, null-move
+pruning, late-move reductions, check extensions, futility pruning, and draw detection
+(repetition against the game's history and the fifty-move rule) inside the tree.
+
+Scores are centipawns from the side to move's point of view; a mate in ``n`` plies scores
+``MATE - n``. The search runs on the caller's :class:`Position` with make/unmake and always
+leaves it as it found it, even when stopped mid-iteration.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from enoch.engine.evaluate import PSQ, SEE_VALUE, evaluate, psq_score
+from enoch.engine.see import captures, see
+from enoch.rules.position import Position, move_uci
+
+MATE = 32000
+MATE_BOUND = MATE - 1000
+INF = 32767
+MAX_PLY = 96
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# Approximate size of one table entry: a 5-tuple with a 64-bit key (CPython, 64-bit).
+TT_ENTRY_BYTES = 136
+
+_LMR = [[0] * 64 for _ in range(64)]
+for _d in range(1, 64):
+    for _n in range(1, 64):
+        _LMR[_d][_n] = int(0.6 + math.log(_d) * math.log(_n) / 2.2)
+# Late-move (move-count) pruning of quiet moves at shallow depth, non-PV nodes.
+_LMP = (0, 6, 10, 16, 24)
+_FUTILITY = (0, 150, 300, 450)
+
+
+class SearchAbort(Exception):
+    """Raised inside the tree when time, nodes or a stop request end the search."""
+
+
+class Limits:
+    """What bounds one search. Times are in seconds."""
+
+    __slots__ = (
+        "binc",
+        "btime",
+        "depth",
+        "infinite",
+        "movestogo",
+        "movetime",
+        "nodes",
+        "winc",
+        "wtime",
+    )
+
+    def __init__(
+        self,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: float | None = None,
+        wtime: float | None = None,
+        btime: float | None = None,
+        winc: float = 0.0,
+        binc: float = 0.0,
+        movestogo: int | None = None,
+        infinite: bool = False,
+    ) -> None:
+        self.depth = depth
+        self.nodes = nodes
+        self.movetime = movetime
+        self.wtime = wtime
+        self.btime = btime
+        self.winc = winc
+        self.binc = binc
+        self.movestogo = movestogo
+        self.infinite = infinite
+
+
+def time_budget(limits: Limits, turn: int, overhead: float) -> tuple[float, float] | None:
+    """(soft, hard) seconds for this move, or None when time does not bound the search.
+
+    ``hard`` is never exceeded (the search polls the clock every 64 nodes, a few milliseconds
+    in Python); ``soft`` is when no new iteration is started. ``overhead`` is kept in reserve
+    for the time the answer takes to reach the opponent."""
+    if limits.infinite:
+        return None
+    if limits.movetime is not None:
+        hard = max(0.002, limits.movetime - overhead)
+        return hard, hard
+    left = limits.wtime if turn == 0 else limits.btime
+    if left is None:
+        return None
+    inc = limits.winc if turn == 0 else limits.binc
+    mtg = limits.movestogo or 30
+    mtg = max(1, min(mtg, 40))
+    usable = max(0.002, left - overhead)
+    soft = left / mtg + 0.75 * inc
+    hard = min(usable * (0.8 if mtg == 1 else 0.4), soft * 4)
+    soft = min(soft, hard)
+    return max(0.002, soft), max(0.002, hard)
+
+
+class SearchResult:
+    __slots__ = ("depth", "move", "nodes", "pv", "score", "seldepth", "time")
+
+    def __init__(
+        self, move: int, score: int, depth: int, seldepth: int, nodes: int, t: float, pv: list[int]
+    ) -> None:
+        self.move = move
+        self.score = score
+        self.depth = depth
+        self.seldepth = seldepth
+        self.nodes = nodes
+        self.time = t
+        self.pv = pv
+
+
+InfoCallback = Callable[[SearchResult], None]
+
+
+def _special_delta(m: int, piece: int, us: int) -> int:
+    """The packed-score change of a move's promotion, en passant or castling part."""
+    to = (m >> 6) & 63
+    d = 0
+    promo = (m >> 12) & 7
+    if promo:
+        d += PSQ[us << 3 | promo][to] - PSQ[piece][to]
+    special = m >> 15
+    if special == 1:
+        cap = to - 8 if us == 0 else to + 8
+        d -= PSQ[(us ^ 1) << 3 | 1][cap]
+    elif special == 2:
+        rook = us << 3 | 4
+        if to == 6:
+            d += PSQ[rook][5] - PSQ[rook][7]
+        elif to == 2:
+            d += PSQ[rook][3] - PSQ[rook][0]
+        elif to == 62:
+            d += PSQ[rook][61] - PSQ[rook][63]
+        else:
+            d += PSQ[rook][59] - PSQ[rook][56]
+    return d
+
+
+class Searcher:
+    """One engine instance: its transposition table, move-ordering tables and counters."""
+
+    def __init__(self, hash_mb: float = 16) -> None:
+        self.set_hash(hash_mb)
+        self.hist = [0] * (16 * 64)
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 4)]
+        self.nodes = 0
+        self.seldepth = 0
+        self.stop_flag = False
+        self.deadline = math.inf
+        self.node_limit = 1 << 62
+        self.pos = Position.start()
+        self.root_moves: list[int] = []
+        self.pending_best = 0
+
+    # ------------------------------------------------------------------ table
+
+    def set_hash(self, hash_mb: float) -> None:
+        """Allocate the transposition table in (about) ``hash_mb`` MiB: a power-of-two number
+        of slots, each holding at most one entry."""
+        want = max(1024, int(hash_mb * 1024 * 1024 / TT_ENTRY_BYTES))
+        size = 1 << (want.bit_length() - 1)
+        self.tt: list[tuple[int, int, int, int, int] | None] = [None] * size
+        self.tt_mask = size - 1
+
+    def clear(self) -> None:
+        """Forget everything learnt (a new game)."""
+        self.tt = [None] * len(self.tt)
+        self.hist = [0] * (16 * 64)
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 4)]
+
+    def _store(self, key: int, depth: int, flag: int, score: int, move: int, ply: int) -> None:
+        if score > MATE_BOUND:
+            score += ply
+        elif score < -MATE_BOUND:
+            score -= ply
+        idx = key & self.tt_mask
+        old = self.tt[idx]
+        if old is not None and old[0] == key:
+            if old[1] > depth and flag != EXACT:
+                return
+            if not move:
+                move = old[4]
+        self.tt[idx] = (key, depth, flag, score, move)
+
+    # ------------------------------------------------------------------ driver
+
+    def think(
+        self,
+        pos: Position,
+        limits: Limits,
+        *,
+        overhead: float = 0.03,
+        on_info: InfoCallback | None = None,
+    ) -> SearchResult:
+        """Search ``pos`` within ``limits``; ``pos`` is restored before returning."""
+        start = time.perf_counter()
+        self.pos = pos
+        self.nodes = 0
+        self.stop_flag = False
+        budget = time_budget(limits, pos.turn, overhead)
+        soft = math.inf
+        self.deadline = math.inf
+        if budget is not None:
+            soft = start + budget[0]
+            self.deadline = start + budget[1]
+        self.node_limit = limits.nodes if limits.nodes else 1 << 62
+        max_depth = min(limits.depth or MAX_PLY - 4, MAX_PLY - 4)
+        for k in self.killers:
+            k[0] = k[1] = 0
+        hist = self.hist
+        for i in range(len(hist)):
+            hist[i] >>= 2
+
+        legal = pos.legal_moves()
+        if not legal:
+            raise ValueError("no legal move: the game is over")
+        psq = psq_score(pos)
+        entry = self.tt[pos.key & self.tt_mask]
+        tt_move = entry[4] if entry is not None and entry[0] == pos.key else 0
+        self.root_moves = self._order(legal, tt_move if tt_move in legal else 0, 0)
+        if tt_move in legal:
+            self.root_moves.insert(0, tt_move)
+        best_move = self.root_moves[0]
+        best_score = evaluate(pos, psq)
+        result = SearchResult(best_move, best_score, 0, 0, 0, 0.0, [best_move])
+        if len(legal) == 1 and budget is not None and not limits.depth:
+            return result  # only one move: answer at once
+        stack_len = len(pos.stack)
+        score = best_score
+        for depth in range(1, max_depth + 1):
+            self.seldepth = 0
+            self.pending_best = 0
+            try:
+                if depth >= 4 and abs(score) < MATE_BOUND:
+                    delta = 30
+                    alpha = max(score - delta, -INF)
+                    beta = min(score + delta, INF)
+                    while True:
+                        s = self._root(depth, alpha, beta, psq)
+                        if s <= alpha:
+                            alpha = max(s - delta, -INF)
+                            beta = (alpha + beta) // 2 if beta < INF else beta
+                        elif s >= beta:
+                            beta = min(s + delta, INF)
+                        else:
+                            break
+                        delta *= 2
+                        if delta > 600:
+                            alpha, beta = -INF, INF
+                else:
+                    s = self._root(depth, -INF, INF, psq)
+            except SearchAbort:
+                while len(pos.stack) > stack_len:
+                    if pos.stack[-1][0]:
+                        pos.unmake()
+                    else:
+                        pos.unmake_null()
+                if self.pending_best:
+                    result.move = self.pending_best
+                    result.pv = [self.pending_best]
+                break
+            score = s
+            elapsed = time.perf_counter() - start
+            result = SearchResult(
+                self.root_moves[0],
+                s,
+                depth,
+                max(self.seldepth, depth),
+                self.nodes,
+                elapsed,
+                self._pv(pos, self.root_moves[0], depth),
+            )
+            if on_info is not None:
+                on_info(result)
+            now = time.perf_counter()
+            if budget is not None and now - start >= 0.6 * (soft - start):
+                break
+            if abs(s) > MATE_BOUND and depth >= MATE - abs(s) + 2 and not limits.infinite:
+                break
+            if self.nodes >= self.node_limit:
+                break
+        result.nodes = self.nodes
+        result.time = time.perf_counter() - start
+        return result
+
+    def _pv(self, pos: Position, first: int, depth: int) -> list[int]:
+        pv = [first]
+        made = 0
+        pos.make(first)
+        made += 1
+        seen = {pos.key}
+        while len(pv) < depth + 8:
+            e = self.tt[pos.key & self.tt_mask]
+            if e is None or e[0] != pos.key or not e[4]:
+                break
+            m = e[4]
+            if m not in pos.legal_moves():
+                break
+            pos.make(m)
+            made += 1
+            pv.append(m)
+            if pos.key in seen:
+                break
+            seen.add(pos.key)
+        for _ in range(made):
+            pos.unmake()
+        return pv
+
+    def _poll(self) -> None:
+        if self.stop_flag or self.nodes >= self.node_limit or time.perf_counter() >= self.deadline:
+            raise SearchAbort
+
+    # ------------------------------------------------------------------ ordering
+
+    def _order(self, moves: list[int], skip: int, ply: int) -> list[int]:
+        pos = self.pos
+        board = pos.board
+        hist = self.hist
+        k1, k2 = self.killers[ply]
+        keys: list[int] = []
+        append = keys.append
+        for m in moves:
+            if m == skip:
+                continue
+            to = (m >> 6) & 63
+            victim = board[to]
+            if victim or m >> 15 == 1:
+                v = SEE_VALUE[victim & 7] if victim else 100
+                a = SEE_VALUE[board[m & 63] & 7]
+                if a <= v or see(pos, m) >= 0:
+                    sc = 3_000_000 + v * 16 - (a >> 4)
+                else:
+                    sc = 10_000 + v
+                if (m >> 12) & 7 == 5:
+                    sc += 1000
+            elif m & 0x7000:
+                sc = 2_900_000 if (m >> 12) & 7 == 5 else 1
+            elif m == k1:
+                sc = 2_000_001
+            elif m == k2:
+                sc = 2_000_000
+            else:
+                sc = 1_000_000 + hist[board[m & 63] << 6 | to]
+            append(sc << 17 | m)
+        keys.sort(reverse=True)
+        return [k & 0x1FFFF for k in keys]
+
+    # ------------------------------------------------------------------ tree
+
+    def _root(self, depth: int, alpha: int, beta: int, psq: int) -> int:
+        pos = self.pos
+        board = pos.board
+        us = pos.turn
+        best = -INF
+        moves = self.root_moves
+        for i, m in enumerate(moves):
+            fr = m & 63
+            to = (m >> 6) & 63
+            piece = board[fr]
+            d = PSQ[piece][to] - PSQ[piece][fr] - PSQ[board[to]][to]
+            if m >= 4096:
+                d += _special_delta(m, piece, us)
+            pos.make(m)
+            gc = pos.is_check()
+            nd = depth - 1 + gc
+            try:
+                if i == 0:
+                    s = -self._search(nd, -beta, -alpha, 1, psq + d, gc, True)
+                else:
+                    s = -self._search(nd, -alpha - 1, -alpha, 1, psq + d, gc, False)
+                    if alpha < s < beta:
+                        s = -self._search(nd, -beta, -alpha, 1, psq + d, gc, True)
+            finally:
+                pos.unmake()
+            if s > best:
+                best = s
+            if s > alpha:
+                alpha = s
+                if i:
+                    moves.insert(0, moves.pop(i))
+                    self.pending_best = m
+                if s >= beta:
+                    break
+        self._store(pos.key, depth, EXACT if best < beta else LOWER, best, moves[0], 0)
+        return best
+
+    def _search(
+        self,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        psq: int,
+        in_check: bool,
+        pv: bool,
+    ) -> int:
+        if depth <= 0:
+            return self._qsearch(alpha, beta, ply, psq, in_check)
+        pos = self.pos
+        self.nodes += 1
+        if not self.nodes & 63:
+            self._poll()
+        key = pos.key
+        hm = pos.halfmove
+        if hm >= 4:
+            if hm >= 100 and (not in_check or pos.count_legal()):
+                return 0
+            hist = pos.history
+            if key in hist[len(hist) - hm :]:
+                return 0
+        if ply >= MAX_PLY:
+            return evaluate(pos, psq)
+        # Mate-distance pruning.
+        if alpha < -MATE + ply:
+            alpha = -MATE + ply
+            if alpha >= beta:
+                return alpha
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+            if alpha >= beta:
+                return beta
+
+        entry = self.tt[key & self.tt_mask]
+        tt_move = 0
+        if entry is not None and entry[0] == key:
+            tt_move = entry[4]
+            if entry[1] >= depth and not pv:
+                s = entry[3]
+                if s > MATE_BOUND:
+                    s -= ply
+                elif s < -MATE_BOUND:
+                    s += ply
+                f = entry[2]
+                if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
+                    return s
+
+        us = pos.turn
+        bb = pos.bb
+        if in_check:
+            static = -INF
+        else:
+            static = evaluate(pos, psq)
+            if not pv and abs(beta) < MATE_BOUND:
+                # Reverse futility: far above beta at shallow depth.
+                if depth <= 3 and static - 90 * depth >= beta:
+                    return static
+                # Null move: pass, and if a reduced search still holds beta, so would a move.
+                if (
+                    depth >= 3
+                    and static >= beta
+                    and pos.stack
+                    and pos.stack[-1][0]
+                    and pos.occ[us] & ~(bb[us << 3 | 1] | bb[us << 3 | 6])
+                ):
+                    r = 3 + depth // 6
+                    pos.make_null()
+                    try:
+                        s = -self._search(
+                            depth - 1 - r, -beta, -beta + 1, ply + 1, psq, False, False
+                        )
+                    finally:
+                        pos.unmake_null()
+                    if s >= beta:
+                        return beta if s > MATE_BOUND else s
+            elif pv and not tt_move and depth >= 5:
+                # Internal iterative deepening: find a move to try first.
+                self._search(depth - 2, alpha, beta, ply, psq, in_check, pv)
+                e = self.tt[key & self.tt_mask]
+                if e is not None and e[0] == key:
+                    tt_move = e[4]
+
+        prune = not pv and not in_check and depth <= 3
+        futile = prune and depth <= 3 and static + _FUTILITY[depth] <= alpha
+        lmp = _LMP[depth] if prune else 1000
+        board = pos.board
+        killers = self.killers[ply]
+        hist = self.hist
+        best = -INF
+        best_move = 0
+        orig_alpha = alpha
+        searched = 0
+        quiets: list[int] = []
+
+        if tt_move:
+            fr = tt_move & 63
+            p = board[fr]
+            t = board[(tt_move >> 6) & 63]
+            if not p or p >> 3 != us or (t and t >> 3 == us):
+                tt_move = 0
+        first = [tt_move] if tt_move else []
+        for stage in (0, 1):
+            if stage == 0:
+                mlist = first
+            else:
+                legal = pos.legal_moves()
+                if not legal:
+                    return -MATE + ply if in_check else 0
+                mlist = self._order(legal, tt_move, ply)
+            for m in mlist:
+                fr = m & 63
+                to = (m >> 6) & 63
+                piece = board[fr]
+                cap = board[to]
+                d = PSQ[piece][to] - PSQ[piece][fr] - PSQ[cap][to]
+                quiet = not cap
+                if m >= 4096:
+                    d += _special_delta(m, piece, us)
+                    if m & 0x7000 or m >> 15 == 1:
+                        quiet = False
+                pos.make(m)
+                gc = pos.is_check()
+                if (
+                    quiet
+                    and searched
+                    and not gc
+                    and m != killers[0]
+                    and m != killers[1]
+                    and (futile or len(quiets) >= lmp)
+                ):
+                    pos.unmake()
+                    continue
+                nd = depth - 1 + gc
+                try:
+                    if not searched:
+                        s = -self._search(nd, -beta, -alpha, ply + 1, psq + d, gc, pv)
+                    else:
+                        r = 0
+                        if depth >= 3 and quiet and not in_check and not gc and searched >= 2:
+                            r = _LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
+                            if pv and r:
+                                r -= 1
+                            if m == killers[0] or m == killers[1]:
+                                r = r - 1 if r else 0
+                            if r > nd - 1:
+                                r = nd - 1 if nd > 1 else 0
+                        s = -self._search(nd - r, -alpha - 1, -alpha, ply + 1, psq + d, gc, False)
+                        if s > alpha and r:
+                            s = -self._search(nd, -alpha - 1, -alpha, ply + 1, psq + d, gc, False)
+                        if pv and alpha < s < beta:
+                            s = -self._search(nd, -beta, -alpha, ply + 1, psq + d, gc, True)
+                finally:
+                    pos.unmake()
+                searched += 1
+                if s > best:
+                    best = s
+                    best_move = m
+                    if s > alpha:
+                        alpha = s
+                        if s >= beta:
+                            if quiet:
+                                if killers[0] != m:
+                                    killers[1] = killers[0]
+                                    killers[0] = m
+                                bonus = depth * depth
+                                hist[piece << 6 | to] += bonus
+                                for q in quiets:
+                                    hist[q] -= bonus
+                                if hist[piece << 6 | to] > 400_000:
+                                    for i in range(len(hist)):
+                                        hist[i] >>= 1
+                            self._store(key, depth, LOWER, s, m, ply)
+                            return s
+                if quiet:
+                    quiets.append(piece << 6 | to)
+        if not searched:
+            # Every move was pruned (cannot happen: the first move is always searched).
+            return alpha
+        self._store(key, depth, EXACT if best > orig_alpha else UPPER, best, best_move, ply)
+        return best
+
+    def _qsearch(self, alpha: int, beta: int, ply: int, psq: int, in_check: bool) -> int:
+        pos = self.pos
+        self.nodes += 1
+        if not self.nodes & 63:
+            self._poll()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        if ply >= MAX_PLY:
+            return evaluate(pos, psq)
+        board = pos.board
+        us = pos.turn
+        if in_check:
+            legal = pos.legal_moves()
+            if not legal:
+                return -MATE + ply
+            best = -INF
+            for m in self._order(legal, 0, ply if ply < MAX_PLY else MAX_PLY):
+                fr = m & 63
+                to = (m >> 6) & 63
+                piece = board[fr]
+                d = PSQ[piece][to] - PSQ[piece][fr] - PSQ[board[to]][to]
+                if m >= 4096:
+                    d += _special_delta(m, piece, us)
+                pos.make(m)
+                try:
+                    s = -self._qsearch(-beta, -alpha, ply + 1, psq + d, False)
+                finally:
+                    pos.unmake()
+                if s > best:
+                    best = s
+                    if s > alpha:
+                        alpha = s
+                        if s >= beta:
+                            return s
+            return best
+        stand = evaluate(pos, psq)
+        if stand >= beta:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        best = stand
+        them = us ^ 1
+        kings = pos.kings
+        for m in captures(pos):
+            fr = m & 63
+            to = (m >> 6) & 63
+            piece = board[fr]
+            victim = board[to]
+            vv = SEE_VALUE[victim & 7]
+            if m & 0x7000:
+                vv += 800
+            elif stand + vv + 200 <= alpha:
+                continue  # delta pruning: even winning the man cannot reach alpha
+            if SEE_VALUE[piece & 7] > vv and see(pos, m) < 0:
+                continue
+            d = PSQ[piece][to] - PSQ[piece][fr] - PSQ[victim][to]
+            if m >= 4096:
+                d += _special_delta(m, piece, us)
+            pos.make(m)
+            if pos.attackers(them, kings[us], pos.occ[0] | pos.occ[1]):
+                pos.unmake()
+                continue
+            try:
+                s = -self._qsearch(-beta, -alpha, ply + 1, psq + d, False)
+            finally:
+                pos.unmake()
+            if s > best:
+                best = s
+                if s > alpha:
+                    alpha = s
+                    if s >= beta:
+                        return s
+        return best
+
+
+def format_score(score: int) -> str:
+    """UCI score text: ``cp N`` or ``mate N`` (moves, negative when being mated)."""
+    if score > MATE_BOUND:
+        return f"mate {(MATE - score + 1) // 2}"
+    if score < -MATE_BOUND:
+        return f"mate {-((MATE + score) // 2)}"
+    return f"cp {score}"
+
+
+def pv_text(pv: list[int]) -> str:
+    return " ".join(move_uci(m) for m in pv)

@@ -1,0 +1,214 @@
+"""``enoch uci``: the engine as a UCI engine.
+
+The main thread reads commands; ``go`` starts the search on a worker thread so that ``stop``,
+``isready`` and ``quit`` are answered while it thinks. Every ``bestmove`` is a legal move of the
+position set by the last ``position`` command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from typing import IO
+
+from enoch import __version__
+from enoch.engine.search import Limits, Searcher, SearchResult, format_score, pv_text
+from enoch.errors import EnochError
+from enoch.rules.position import Position, move_uci
+
+ENGINE_NAME = f"enoch {__version__}"
+HASH_DEFAULT, HASH_MIN, HASH_MAX = 16, 1, 1024
+OVERHEAD_DEFAULT = 30
+_GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime")
+
+
+class UciEngine:
+    def __init__(self, out: IO[str] | None = None) -> None:
+        self.out = out if out is not None else sys.stdout
+        self.lock = threading.Lock()
+        self.searcher = Searcher(HASH_DEFAULT)
+        self.position = Position.start()
+        self.overhead_ms = OVERHEAD_DEFAULT
+        self.thread: threading.Thread | None = None
+
+    def send(self, line: str) -> None:
+        with self.lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    # ------------------------------------------------------------------ commands
+
+    def handle(self, line: str) -> bool:
+        """Handle one command line; False after ``quit``."""
+        parts = line.split()
+        if not parts:
+            return True
+        cmd, args = parts[0], parts[1:]
+        if cmd == "uci":
+            self.send(f"id name {ENGINE_NAME}")
+            self.send("id author enoch developers")
+            self.send(
+                f"option name Hash type spin default {HASH_DEFAULT} min {HASH_MIN} max {HASH_MAX}"
+            )
+            self.send(
+                f"option name Move Overhead type spin default {OVERHEAD_DEFAULT} min 0 max 5000"
+            )
+            self.send("option name Clear Hash type button")
+            self.send("uciok")
+        elif cmd == "isready":
+            self.send("readyok")
+        elif cmd == "ucinewgame":
+            self.wait()
+            self.searcher.clear()
+            self.position = Position.start()
+        elif cmd == "setoption":
+            self.wait()
+            self.setoption(args)
+        elif cmd == "position":
+            self.wait()
+            self.set_position(args)
+        elif cmd == "go":
+            self.wait()
+            self.go(args)
+        elif cmd == "stop":
+            self.stop()
+        elif cmd == "ponderhit":
+            pass
+        elif cmd == "quit":
+            self.stop()
+            return False
+        elif cmd == "d":
+            self.send(str(self.position))
+            self.send(f"Fen: {self.position.fen()}")
+        else:
+            self.send(f"info string unknown command {cmd}")
+        return True
+
+    def setoption(self, args: list[str]) -> None:
+        text = " ".join(args)
+        if not text.startswith("name "):
+            self.send("info string setoption needs 'name'")
+            return
+        name, _, value = text[5:].partition(" value ")
+        name = name.strip().lower()
+        value = value.strip()
+        try:
+            if name == "hash":
+                mb = max(HASH_MIN, min(HASH_MAX, int(value)))
+                self.searcher.set_hash(mb)
+            elif name == "move overhead":
+                self.overhead_ms = max(0, min(5000, int(value)))
+            elif name == "clear hash":
+                self.searcher.clear()
+            else:
+                self.send(f"info string unknown option {name}")
+        except ValueError:
+            self.send(f"info string bad value {value!r} for option {name}")
+
+    def set_position(self, args: list[str]) -> None:
+        try:
+            if "moves" in args:
+                i = args.index("moves")
+                head, moves = args[:i], args[i + 1 :]
+            else:
+                head, moves = args, []
+            if head and head[0] == "startpos":
+                pos = Position.start()
+            elif head and head[0] == "fen":
+                pos = Position.from_fen(" ".join(head[1:]))
+            else:
+                self.send("info string position needs startpos or fen")
+                return
+            for text in moves:
+                pos.make(pos.parse_uci(text))
+        except EnochError as exc:
+            self.send(f"info string bad position: {exc}")
+            return
+        # The search works on its own copy with the game's history of keys (repetitions).
+        self.position = pos
+
+    def go(self, args: list[str]) -> None:
+        opts: dict[str, float] = {}
+        infinite = False
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "infinite":
+                infinite = True
+            elif a == "ponder":
+                pass
+            elif a in _GO_NUMBERS and i + 1 < len(args):
+                with contextlib.suppress(ValueError):
+                    opts[a] = float(args[i + 1])
+                i += 1
+            i += 1
+        ms = 0.001
+        limits = Limits(
+            depth=int(opts["depth"]) if "depth" in opts else None,
+            nodes=int(opts["nodes"]) if "nodes" in opts else None,
+            movetime=opts["movetime"] * ms if "movetime" in opts else None,
+            wtime=opts["wtime"] * ms if "wtime" in opts else None,
+            btime=opts["btime"] * ms if "btime" in opts else None,
+            winc=opts.get("winc", 0.0) * ms,
+            binc=opts.get("binc", 0.0) * ms,
+            movestogo=int(opts["movestogo"]) if "movestogo" in opts else None,
+            infinite=infinite,
+        )
+        if (
+            not infinite
+            and limits.depth is None
+            and limits.nodes is None
+            and limits.movetime is None
+            and limits.wtime is None
+            and limits.btime is None
+        ):
+            limits.infinite = True  # bare "go": think until "stop"
+        pos = self.position.copy()
+        self.searcher.stop_flag = False
+        self.thread = threading.Thread(target=self._run, args=(pos, limits), daemon=True)
+        self.thread.start()
+
+    def _run(self, pos: Position, limits: Limits) -> None:
+        legal = pos.legal_moves()
+        if not legal:
+            self.send("info string no legal move")
+            self.send("bestmove 0000")
+            return
+        result = self.searcher.think(
+            pos, limits, overhead=self.overhead_ms / 1000, on_info=self._info
+        )
+        if limits.infinite:
+            # UCI: in infinite mode the best move is printed only after "stop".
+            while not self.searcher.stop_flag:
+                time.sleep(0.005)
+        move = result.move if result.move in legal else legal[0]
+        self.send(f"bestmove {move_uci(move)}")
+
+    def _info(self, r: SearchResult) -> None:
+        nps = int(r.nodes / r.time) if r.time > 0 else 0
+        self.send(
+            f"info depth {r.depth} seldepth {r.seldepth} score {format_score(r.score)} "
+            f"nodes {r.nodes} nps {nps} time {int(r.time * 1000)} pv {pv_text(r.pv)}"
+        )
+
+    def stop(self) -> None:
+        self.searcher.stop_flag = True
+        self.wait()
+
+    def wait(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+            self.thread = None
+
+
+def run(inp: IO[str] | None = None, out: IO[str] | None = None) -> int:
+    engine = UciEngine(out)
+    source = inp if inp is not None else sys.stdin
+    for line in source:
+        if not engine.handle(line.strip()):
+            break
+    else:
+        engine.stop()
+    return 0
