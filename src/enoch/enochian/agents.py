@@ -1,0 +1,138 @@
+"""Built-in Enochian agents: random, greedy and search. Each takes the Enochian state JSON.
+
+They follow ``enoch.agents.base.Agent``: ``name``, ``answer(state) -> answer``, ``close()``,
+and a constructor taking options as keyword strings (``seed``, ``movetime``, ``depth``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from enoch.enochian.protocol import move_to_json, state_from_json
+from enoch.enochian.search import Searcher, evaluate
+from enoch.enochian.state import ACCEPT, OFFER, REFUSE, State
+from enoch.errors import InputError
+
+
+def _num(options: dict[str, str], name: str, default: float) -> float:
+    try:
+        return float(options.get(name, default))
+    except ValueError:
+        raise InputError(f"option {name} must be a number, not {options[name]!r}") from None
+
+
+class _Base:
+    name = "enochian-base"
+
+    def __init__(self, **options: str) -> None:
+        known = self._known()
+        for k in options:
+            if k not in known:
+                raise InputError(f"{self.name}: unknown option {k!r} (known: {', '.join(known)})")
+        self.options = options
+        self.rng = random.Random(int(_num(options, "seed", 0)))
+
+    def _known(self) -> tuple[str, ...]:
+        return ("seed",)
+
+    def answer(self, state: dict[str, Any]) -> dict[str, Any]:
+        st = state_from_json(state)
+        if st.pending is not None:
+            return {"action": "accept_exchange" if self.accept(st) else "refuse_exchange"}
+        return move_to_json(st, self.choose(st))
+
+    def accept(self, st: State) -> bool:
+        """Accept an exchange when it does not make our team's position worse."""
+        team = st.deciding_army % 2
+        st.make(ACCEPT)
+        yes = evaluate(st, team)
+        st.undo()
+        st.make(REFUSE)
+        no = evaluate(st, team)
+        st.undo()
+        return yes >= no
+
+    def choose(self, st: State) -> int:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class RandomAgent(_Base):
+    """Uniformly random legal move; offers an exchange of prisoners when it can, half the time."""
+
+    name = "enochian-random"
+
+    def answer(self, state: dict[str, Any]) -> dict[str, Any]:
+        st = state_from_json(state)
+        if st.pending is not None:
+            return {"action": self.rng.choice(["accept_exchange", "refuse_exchange"])}
+        if OFFER in st.legal_actions() and self.rng.random() < 0.5:
+            return {"action": "offer_exchange"}
+        return move_to_json(st, self.choose(st))
+
+    def choose(self, st: State) -> int:
+        return self.rng.choice(st.legal_moves())
+
+
+class GreedyAgent(_Base):
+    """The move with the best evaluation one move ahead (ties broken at random)."""
+
+    name = "enochian-greedy"
+
+    def choose(self, st: State) -> int:
+        team = st.army_to_move % 2
+        best: list[int] = []
+        best_v = float("-inf")
+        for m in st.legal_moves():
+            st.make(m)
+            v = evaluate(st, team)
+            st.undo()
+            if v > best_v:
+                best, best_v = [m], v
+            elif v == best_v:
+                best.append(m)
+        return self.rng.choice(best)
+
+
+class SearchAgent(_Base):
+    """Iterative-deepening alpha-beta by team (``movetime`` seconds, ``depth`` plies at most).
+
+    In divination mode the future dice are unknown, so it plays greedily.
+    """
+
+    name = "enochian-search"
+
+    def __init__(self, **options: str) -> None:
+        super().__init__(**options)
+        self.searcher = Searcher(movetime=_num(options, "movetime", 1.0),
+                                 max_depth=int(_num(options, "depth", 64)))
+
+    def _known(self) -> tuple[str, ...]:
+        return ("seed", "movetime", "depth")
+
+    def choose(self, st: State) -> int:
+        if st.config.divination is not None:
+            return GreedyAgent.choose(self, st)  # type: ignore[arg-type]
+        return self.searcher.best_move(st)[0]
+
+
+AGENTS: dict[str, type[_Base]] = {"random": RandomAgent, "greedy": GreedyAgent,
+                                  "search": SearchAgent}
+
+
+def make_agent(spec: str) -> Any:
+    """``random``, ``greedy?seed=3``, ``search?movetime=0.5`` (``enochian-`` prefix optional)."""
+    from urllib.parse import parse_qsl
+
+    name, _, query = spec.partition("?")
+    name = name.removeprefix("builtin:").removeprefix("enochian-")
+    if name not in AGENTS:
+        raise InputError(f"unknown Enochian agent {name!r} (known: {', '.join(AGENTS)})")
+    try:
+        opts = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+    except ValueError:
+        raise InputError(f"bad agent options {query!r} (expected a=1&b=2)") from None
+    return AGENTS[name](**opts)
