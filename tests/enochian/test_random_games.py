@@ -121,17 +121,17 @@ def assert_same_as_reference(st: State) -> None:
     assert got == want, st.describe()
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(16))
 def test_random_two_player_games(seed: int) -> None:
     play_random(IDS[seed % 16], 2, seed, cross_check=6)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(16))
 def test_random_four_player_games(seed: int) -> None:
     play_random(IDS[(seed * 5) % 16], 4, 100 + seed)
 
 
-@pytest.mark.parametrize(("seed", "players"), [(s, 2 + 2 * (s % 2)) for s in range(4)])
+@pytest.mark.parametrize(("seed", "players"), [(s, 2 + 2 * (s % 2)) for s in range(8)])
 def test_random_divination_games(seed: int, players: int) -> None:
     st = play_random(IDS[(seed * 3) % 16], players, 200 + seed, divination=True)
     assert st.verdict in (None, "success", "failure")
