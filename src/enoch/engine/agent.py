@@ -42,6 +42,10 @@ def _number(name: str, value: str, *, minimum: float, integer: bool = False) -> 
     return x
 
 
+def _positive(x: object) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and 0 < x < float("inf")
+
+
 class EngineAgent:
     """The engine as a protocol agent."""
 
@@ -54,6 +58,7 @@ class EngineAgent:
             raise InputError(
                 f"builtin:engine has no option {unknown[0]!r} (options: {', '.join(self.OPTIONS)})"
             )
+        self.given = set(options)
         self.movetime: float | None = 1.0
         self.depth: int | None = None
         if "depth" in options:
@@ -72,10 +77,32 @@ class EngineAgent:
         self.last_score: int | None = None
 
     def _limits(self, state: dict[str, Any]) -> Limits:
+        """The search bounds: our options, tightened by the referee's optional fields
+        ``move_time_limit`` (seconds per answer) and ``clock`` (``{"white": s, "black": s,
+        "increment": s, "moves_to_go": n}``), read tolerantly."""
         movetime = self.movetime
-        limit = state.get("move_time_limit")
-        if isinstance(limit, int | float) and not isinstance(limit, bool) and limit > 0:
+        limit: Any = state.get("move_time_limit")
+        if _positive(limit):
             movetime = min(movetime, float(limit)) if movetime is not None else float(limit)
+        clock = state.get("clock")
+        if (
+            isinstance(clock, dict)
+            and _positive(clock.get("white"))
+            and _positive(clock.get("black"))
+        ):
+            inc = float(clock["increment"]) if _positive(clock.get("increment")) else 0.0
+            mtg = clock.get("moves_to_go")
+            return Limits(
+                depth=self.depth,
+                movetime=movetime if "movetime" in self.given else None,
+                wtime=float(clock["white"]),
+                btime=float(clock["black"]),
+                winc=inc,
+                binc=inc,
+                movestogo=mtg
+                if isinstance(mtg, int) and not isinstance(mtg, bool) and mtg > 0
+                else None,
+            )
         return Limits(depth=self.depth, movetime=movetime)
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
