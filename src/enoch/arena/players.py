@@ -63,6 +63,12 @@ class Player:
     def ask(self, turn: Turn) -> Raw:
         raise NotImplementedError
 
+    def start(self) -> None:
+        """Get ready before the game's clocks run (start a process, a UCI handshake).
+        Failures here are not raised: the first ``ask`` reports them as the agent's crash."""
+        if self.transport is not None:
+            self.transport.start()
+
     def stderr(self) -> str:
         """stderr the agent wrote during the last ``ask`` (for the event log)."""
         return self.transport.last_stderr if self.transport is not None else ""

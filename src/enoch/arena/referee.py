@@ -217,6 +217,8 @@ class Referee:
 
     # ------------------------------------------------------------------ the game
     def play(self) -> GameResult:
+        for player in self.players:
+            player.start()
         self._emit(
             "start",
             white=self.players[0].name,

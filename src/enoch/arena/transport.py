@@ -348,6 +348,9 @@ class Transport:
         self.pgids = []
         self.last_stderr = ""
 
+    def start(self) -> None:
+        """Start what can be started before the first request (a long-lived process)."""
+
     def request(self, state: dict[str, Any], timeout: float | None) -> str:
         raise NotImplementedError
 
@@ -454,6 +457,10 @@ class JsonlTransport(Transport):
             self.proc = AgentProcess(self.cmd, self.limits, cwd=self.cwd)
             self.pgids.append(self.proc.pgid)
         return self.proc
+
+    def start(self) -> None:
+        with contextlib.suppress(TransportError):
+            self._process()
 
     def request(self, state: dict[str, Any], timeout: float | None) -> str:
         proc = self._process()

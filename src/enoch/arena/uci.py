@@ -14,7 +14,13 @@ import time
 from typing import Any
 
 from enoch.arena.players import Player, Raw, Turn
-from enoch.arena.transport import AgentCrash, AgentProcess, AgentTimeout, Limits
+from enoch.arena.transport import (
+    AgentCrash,
+    AgentProcess,
+    AgentTimeout,
+    Limits,
+    TransportError,
+)
 from enoch.rules import STARTING_FEN, move_uci
 
 HANDSHAKE_TIMEOUT = 10.0
@@ -73,11 +79,21 @@ class UciPlayer(Player):
                     self.proc.send(f"setoption name {key} value {value}\n".encode())
                 self.proc.send(b"ucinewgame\nisready\n")
                 self._expect("readyok", deadline)
-            except AgentTimeout:
-                raise AgentCrash("engine did not finish the UCI handshake in time") from None
+            except TransportError as exc:
+                self.proc.kill()
+                if isinstance(exc, AgentTimeout):
+                    raise AgentCrash("engine did not finish the UCI handshake in time") from None
+                raise
         return self.proc
 
+    def start(self) -> None:
+        """The handshake happens before the clocks run; a failure is reported by ``ask``."""
+        with contextlib.suppress(TransportError):
+            self._start()
+
     def ask(self, turn: Turn) -> Raw:
+        if self.proc is not None and self.proc.closed:
+            raise AgentCrash("engine was stopped after an earlier failure")
         proc = self._start()
         start = turn.start_fen
         pos_cmd = "position startpos" if start == STARTING_FEN else f"position fen {start}"
