@@ -324,8 +324,14 @@ def _match(args: argparse.Namespace) -> int:
     from enoch.arena.match import run_match, start_positions, unique_names
     from enoch.arena.stats import Sprt
 
+    from enoch.errors import InputError
+
     for spec in (args.a, args.b):
         _check_agent(spec)
+    if args.games < 1:
+        raise InputError("--games must be at least 1")
+    if args.concurrency < 1:
+        raise InputError("--concurrency must be at least 1")
     config = _config(args)
     openings = start_positions(args.fen, args.openings)
     sprt = Sprt.parse(args.sprt) if args.sprt else None
@@ -420,6 +426,8 @@ def _tournament(args: argparse.Namespace) -> int:
 
     if len(args.agents) < 2:
         raise InputError("a tournament needs at least two agents")
+    if args.rounds < 1 or args.concurrency < 1:
+        raise InputError("--rounds and --concurrency must be at least 1")
     for spec in args.agents:
         _check_agent(spec)
     config = _config(args)

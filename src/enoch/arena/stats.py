@@ -116,9 +116,13 @@ class Sprt:
 
     def llr(self, score: Score) -> float:
         n = score.games
-        var = score.variance()
-        if n == 0 or var <= 0.0:
+        if n == 0:
             return 0.0
+        # Half a pseudo-game of each kind keeps the variance positive after a run of equal
+        # results (all wins would otherwise give 0/0), the usual regularisation.
+        sc = score.fraction
+        w, d, l_ = score.wins + 0.5, score.draws + 0.5, score.losses + 0.5
+        var = (w * (1 - sc) ** 2 + d * (0.5 - sc) ** 2 + l_ * sc**2) / (w + d + l_)
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return n * (s1 - s0) * (2 * score.fraction - s0 - s1) / (2 * var)
 
