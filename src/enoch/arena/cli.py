@@ -323,7 +323,6 @@ def _match(args: argparse.Namespace) -> int:
 
     from enoch.arena.match import run_match, start_positions, unique_names
     from enoch.arena.stats import Sprt
-
     from enoch.errors import InputError
 
     for spec in (args.a, args.b):

@@ -1,0 +1,79 @@
+"""Transport overhead per move for ``jsonl`` and ``exec`` agents (median and 95th percentile).
+
+The agent is a minimal Python script that answers every state with a fixed move without any
+chess work, so the figure is the transport's own cost: serialising the state, the pipe round
+trip, (for exec) starting a Python process, and the referee-side reading with deadlines and
+caps. The state sent is a real mid-game state with a 40-position history.
+
+    python bench/bench_transport.py [--moves 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from enoch.arena.transport import ExecTransport, JsonlTransport
+from enoch.protocol import make_state
+from enoch.rules import Position
+
+AGENT = (
+    "import sys\n"
+    'answer = \'{"from": "e2", "to": "e4", "promotion": null}\'\n'
+    "if '--jsonl' in sys.argv:\n"
+    "    for line in sys.stdin:\n"
+    "        sys.stdout.write(answer + '\\n'); sys.stdout.flush()\n"
+    "else:\n"
+    "    sys.stdin.read(); sys.stdout.write(answer)\n"
+)
+
+
+def sample_state() -> dict:
+    pos = Position.start()
+    history = []
+    import random
+
+    rng = random.Random(5)
+    for _ in range(40):
+        history.append(pos.position_fen())
+        pos.make(rng.choice(pos.legal_moves()))
+    return make_state(pos, history)
+
+
+def measure(transport, state: dict, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        transport.request(state, 10.0)
+        out.append(time.perf_counter() - t0)
+    transport.close()
+    return out
+
+
+def report(name: str, times: list[float]) -> None:
+    times = sorted(times)
+    p95 = times[int(0.95 * (len(times) - 1))]
+    print(
+        f"{name:6s} median {1000 * statistics.median(times):7.3f} ms   "
+        f"p95 {1000 * p95:7.3f} ms   ({len(times)} moves)"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--moves", type=int, default=300)
+    args = ap.parse_args()
+    state = sample_state()
+    jsonl = JsonlTransport([sys.executable, "-c", AGENT, "--jsonl"])
+    measure(jsonl, state, 5)  # warm-up (process start) not counted
+    jsonl = JsonlTransport([sys.executable, "-c", AGENT, "--jsonl"])
+    jsonl.request(state, 10.0)
+    report("jsonl", measure(jsonl, state, args.moves))
+    exec_ = ExecTransport([sys.executable, "-S", "-c", AGENT])
+    report("exec", measure(exec_, state, max(args.moves // 5, 20)))
+
+
+if __name__ == "__main__":
+    main()
