@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import chess
@@ -180,8 +179,8 @@ def test_never_illegal_in_random_positions() -> None:
     fresh = MicroChessAgent(history="no", resign="no")
     asked = 0
     kinds: set[str] = set()
-    deadline = time.monotonic() + 25
-    while asked < 2500 and time.monotonic() < deadline:
+    # A fixed count, not a deadline: the test must not depend on the machine's load.
+    while asked < 2000:
         board = chess.Board()
         for _ply in range(rng.randrange(20, 200)):
             if board.is_game_over():
@@ -200,7 +199,7 @@ def test_never_illegal_in_random_positions() -> None:
                     answer["from"] + answer["to"] + (promo.lower() if promo else "")
                 )
             board.push(move)
-    assert asked >= 1500
+    assert asked >= 2000
     assert "move" in kinds
 
 
