@@ -141,6 +141,7 @@ class Position:
         "board",
         "castling",
         "ep",
+        "epkey",
         "fullmove",
         "halfmove",
         "history",
@@ -159,13 +160,15 @@ class Position:
         self.turn = WHITE
         self.castling = 0
         self.ep = -1
+        # The key's en passant term: nonzero only while an en passant capture is legal.
+        self.epkey = 0
         self.halfmove = 0
         self.fullmove = 1
         self.key = 0
         # Keys of earlier positions of the game, oldest first (for repetition counting). ``make``
         # appends, ``unmake`` pops; positions loaded from a protocol history are prepended.
         self.history: list[int] = []
-        self.stack: list[tuple[int, int, int, int, int, int]] = []
+        self.stack: list[tuple[int, int, int, int, int, int, int]] = []
 
     # ------------------------------------------------------------------ construction, FEN
 
@@ -248,6 +251,7 @@ class Position:
         pos.turn = self.turn
         pos.castling = self.castling
         pos.ep = self.ep
+        pos.epkey = self.epkey
         pos.halfmove = self.halfmove
         pos.fullmove = self.fullmove
         pos.key = self.key
@@ -322,9 +326,8 @@ class Position:
         if self.turn == BLACK:
             key ^= ZOBRIST_TURN
         key ^= ZOBRIST_CASTLE[self.castling]
-        if self.ep >= 0 and self.has_legal_ep():
-            key ^= ZOBRIST_EP[self.ep & 7]
-        return key
+        self.epkey = ZOBRIST_EP[self.ep & 7] if self.ep >= 0 and self.has_legal_ep() else 0
+        return key ^ self.epkey
 
     # ------------------------------------------------------------------ attacks
 
@@ -775,33 +778,81 @@ class Position:
     # ------------------------------------------------------------------ make / unmake
 
     def make(self, move: Move) -> None:
-        """Play a legal move (not checked: use :meth:`is_legal` or :meth:`parse_uci` first)."""
+        """Play a legal move (not checked: use :meth:`is_legal` or :meth:`parse_uci` first).
+
+        Plain moves (no promotion, castling, en passant or double step: ``move < 4096``) take
+        a short path; this is most of the nodes of a search."""
         fr = move & 63
         to = (move >> 6) & 63
         board = self.board
-        bb = self.bb
-        occ = self.occ
-        us = self.turn
-        them = us ^ 1
         piece = board[fr]
         captured = board[to]
         key = self.key
-        self.stack.append((move, captured, self.castling, self.ep, self.halfmove, key))
+        castling = self.castling
+        self.stack.append((move, captured, castling, self.ep, self.halfmove, key, self.epkey))
         self.history.append(key)
-        zp = ZOBRIST_PIECE
+        us = self.turn
+        them = us ^ 1
+        bb = self.bb
+        occ = self.occ
         # Remove the old en passant contribution (if any) and flip the side to move.
-        ep = self.ep
-        if ep >= 0 and self.has_legal_ep():
-            key ^= ZOBRIST_EP[ep & 7]
-        key ^= ZOBRIST_TURN
-
+        key ^= self.epkey ^ ZOBRIST_TURN
+        zpp = ZOBRIST_PIECE[piece]
         frto = (1 << fr) | (1 << to)
-        special = move >> 15
         if captured:
             cb = 1 << to
             bb[captured] ^= cb
             occ[them] ^= cb
-            key ^= zp[captured][to]
+            key ^= ZOBRIST_PIECE[captured][to]
+        bb[piece] ^= frto
+        occ[us] ^= frto
+        board[fr] = 0
+        board[to] = piece
+        key ^= zpp[fr] ^ zpp[to]
+        if castling:
+            nc = castling & CASTLE_KEEP[fr] & CASTLE_KEEP[to]
+            if nc != castling:
+                key ^= ZOBRIST_CASTLE[castling] ^ ZOBRIST_CASTLE[nc]
+                self.castling = nc
+        ptype = piece & 7
+        if ptype == KING:
+            self.kings[us] = to
+        if captured or ptype == PAWN:
+            self.halfmove = 0
+        else:
+            self.halfmove += 1
+        if us:
+            self.fullmove += 1
+        self.turn = them
+        self.ep = -1
+        self.epkey = 0
+        if move >= 4096:
+            key = self._make_special(move, fr, to, us, them, key)
+        self.key = key
+
+    def _make_special(self, move: Move, fr: int, to: int, us: int, them: int, key: int) -> int:
+        """The rest of a promotion, castling, en passant or double step; returns the key."""
+        board = self.board
+        bb = self.bb
+        occ = self.occ
+        zp = ZOBRIST_PIECE
+        special = move >> 15
+        promo = (move >> 12) & 7
+        if promo:
+            pawn = us << 3 | PAWN
+            new = us << 3 | promo
+            tb = 1 << to
+            bb[pawn] ^= tb
+            bb[new] ^= tb
+            board[to] = new
+            key ^= zp[pawn][to] ^ zp[new][to]
+        elif special == SPECIAL_DOUBLE:
+            ep = (fr + to) >> 1
+            self.ep = ep
+            # Only a legal en passant capture makes the position differ (FIDE 9.2.3).
+            if PAWN_ATTACKS[us][ep] & bb[them << 3 | PAWN] and self.has_legal_ep():
+                self.epkey = ZOBRIST_EP[ep & 7]
+                key ^= self.epkey
         elif special == SPECIAL_EP:
             cap = to - 8 if us == WHITE else to + 8
             captured = them << 3 | PAWN
@@ -810,55 +861,20 @@ class Position:
             occ[them] ^= cb
             board[cap] = 0
             key ^= zp[captured][cap]
-        bb[piece] ^= frto
-        occ[us] ^= frto
-        board[fr] = 0
-        board[to] = piece
-        key ^= zp[piece][fr] ^ zp[piece][to]
-        promo = (move >> 12) & 7
-        if promo:
-            new = us << 3 | promo
-            tb = 1 << to
-            bb[piece] ^= tb
-            bb[new] ^= tb
-            board[to] = new
-            key ^= zp[piece][to] ^ zp[new][to]
-        if piece & 7 == KING:
-            self.kings[us] = to
-            if special == SPECIAL_CASTLE:
-                rfr, rto = _CASTLE_ROOK[to]
-                rook = us << 3 | ROOK
-                rb = (1 << rfr) | (1 << rto)
-                bb[rook] ^= rb
-                occ[us] ^= rb
-                board[rfr] = 0
-                board[rto] = rook
-                key ^= zp[rook][rfr] ^ zp[rook][rto]
-        c = self.castling
-        if c:
-            nc = c & CASTLE_KEEP[fr] & CASTLE_KEEP[to]
-            if nc != c:
-                key ^= ZOBRIST_CASTLE[c] ^ ZOBRIST_CASTLE[nc]
-                self.castling = nc
-        if captured or piece & 7 == PAWN:
-            self.halfmove = 0
-        else:
-            self.halfmove += 1
-        if us == BLACK:
-            self.fullmove += 1
-        self.turn = them
-        if special == SPECIAL_DOUBLE:
-            self.ep = (fr + to) >> 1
-            # Only a legal en passant capture makes the position differ (FIDE 9.2.3).
-            if PAWN_ATTACKS[us][self.ep] & bb[them << 3 | PAWN] and self.has_legal_ep():
-                key ^= ZOBRIST_EP[self.ep & 7]
-        else:
-            self.ep = -1
-        self.key = key
+        elif special == SPECIAL_CASTLE:
+            rfr, rto = _CASTLE_ROOK[to]
+            rook = us << 3 | ROOK
+            rb = (1 << rfr) | (1 << rto)
+            bb[rook] ^= rb
+            occ[us] ^= rb
+            board[rfr] = 0
+            board[rto] = rook
+            key ^= zp[rook][rfr] ^ zp[rook][rto]
+        return key
 
     def unmake(self) -> None:
         """Take back the last move made with :meth:`make`."""
-        move, captured, castling, ep, halfmove, key = self.stack.pop()
+        move, captured, castling, ep, halfmove, key, epkey = self.stack.pop()
         self.history.pop()
         fr = move & 63
         to = (move >> 6) & 63
@@ -868,34 +884,21 @@ class Position:
         them = self.turn
         us = them ^ 1
         piece = board[to]
-        promo = (move >> 12) & 7
-        if promo:
-            tb = 1 << to
-            bb[piece] ^= tb
-            piece = us << 3 | PAWN
-            bb[piece] ^= tb
-        frto = (1 << fr) | (1 << to)
-        bb[piece] ^= frto
-        occ[us] ^= frto
-        board[fr] = piece
-        special = move >> 15
-        if special == SPECIAL_EP:
-            board[to] = 0
-            cap = to - 8 if us == WHITE else to + 8
-            cb = 1 << cap
-            captured = them << 3 | PAWN
-            bb[captured] ^= cb
-            occ[them] ^= cb
-            board[cap] = captured
-        else:
-            board[to] = captured
-            if captured:
-                cb = 1 << to
-                bb[captured] ^= cb
+        if move >= 4096:
+            special = move >> 15
+            if (move >> 12) & 7:
+                tb = 1 << to
+                bb[piece] ^= tb
+                piece = us << 3 | PAWN
+                bb[piece] ^= tb
+            elif special == SPECIAL_EP:
+                cap = to - 8 if us == WHITE else to + 8
+                pawn = them << 3 | PAWN
+                cb = 1 << cap
+                bb[pawn] ^= cb
                 occ[them] ^= cb
-        if piece & 7 == KING:
-            self.kings[us] = fr
-            if special == SPECIAL_CASTLE:
+                board[cap] = pawn
+            elif special == SPECIAL_CASTLE:
                 rfr, rto = _CASTLE_ROOK[to]
                 rook = us << 3 | ROOK
                 rb = (1 << rfr) | (1 << rto)
@@ -903,31 +906,43 @@ class Position:
                 occ[us] ^= rb
                 board[rto] = 0
                 board[rfr] = rook
+        frto = (1 << fr) | (1 << to)
+        bb[piece] ^= frto
+        occ[us] ^= frto
+        board[fr] = piece
+        board[to] = captured
+        if captured:
+            cb = 1 << to
+            bb[captured] ^= cb
+            occ[them] ^= cb
+        if piece & 7 == KING:
+            self.kings[us] = fr
         self.turn = us
         self.castling = castling
         self.ep = ep
+        self.epkey = epkey
         self.halfmove = halfmove
-        if us == BLACK:
+        if us:
             self.fullmove -= 1
         self.key = key
 
     def make_null(self) -> None:
         """Pass the move (for null-move pruning in search); undone by :meth:`unmake_null`."""
         key = self.key
-        self.stack.append((0, 0, self.castling, self.ep, self.halfmove, key))
+        self.stack.append((0, 0, self.castling, self.ep, self.halfmove, key, self.epkey))
         self.history.append(key)
-        if self.ep >= 0 and self.has_legal_ep():
-            key ^= ZOBRIST_EP[self.ep & 7]
         self.ep = -1
         self.turn ^= 1
         self.halfmove += 1
-        self.key = key ^ ZOBRIST_TURN
+        self.key = key ^ self.epkey ^ ZOBRIST_TURN
+        self.epkey = 0
 
     def unmake_null(self) -> None:
-        _, _, _, ep, halfmove, key = self.stack.pop()
+        _, _, _, ep, halfmove, key, epkey = self.stack.pop()
         self.history.pop()
         self.turn ^= 1
         self.ep = ep
+        self.epkey = epkey
         self.halfmove = halfmove
         self.key = key
 
