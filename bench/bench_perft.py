@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from functools import partial
 
 import chess
 
@@ -57,24 +58,13 @@ def main() -> None:
     if not args.quick:
         cases += [("start", chess.STARTING_FEN, 5), ("kiwipete", KIWIPETE, 4)]
     print(f"python-chess {chess.__version__}")
-    print(
-        f"{'position':<10} {'d':>2} {'mode':<12} {'nodes':>10} {'enoch n/s':>12} {'p-c n/s':>12} {'ratio':>6}"
-    )
+    header = f"{'position':<10} {'d':>2} {'mode':<12} {'nodes':>10} {'enoch n/s':>12}"
+    print(header + f" {'p-c n/s':>12}  ratio")
+    modes = (("make/unmake", perft, pc_perft), ("bulk", perft_bulk, pc_perft_bulk))
     for name, fen, depth in cases:
-        for mode, ours, theirs in (
-            (
-                "make/unmake",
-                lambda: perft(Position.from_fen(fen), depth),
-                lambda: pc_perft(chess.Board(fen), depth),
-            ),
-            (
-                "bulk",
-                lambda: perft_bulk(Position.from_fen(fen), depth),
-                lambda: pc_perft_bulk(chess.Board(fen), depth),
-            ),
-        ):
-            n1, t1 = timed(ours)
-            n2, t2 = timed(theirs)
+        for mode, ours, theirs in modes:
+            n1, t1 = timed(partial(ours, Position.from_fen(fen), depth))
+            n2, t2 = timed(partial(theirs, chess.Board(fen), depth))
             assert n1 == n2, (name, depth, mode, n1, n2)
             print(
                 f"{name:<10} {depth:>2} {mode:<12} {n1:>10} {n1 / t1:>12,.0f} {n2 / t2:>12,.0f} "
