@@ -95,15 +95,17 @@ class _Bad:
         pass
 
 
-@pytest.mark.parametrize(("answer", "reason"), [
-    ({"from": "a1", "to": "a5", "promotion": None}, "not a legal move"),
-    ({"from": "a1"}, "missing field"),
-    ("e2e4", "must be an object"),
-    (RuntimeError("boom"), "agent error: RuntimeError: boom"),
+@pytest.mark.parametrize(("answer", "termination", "reason"), [
+    ({"from": "a1", "to": "a5", "promotion": None}, "illegal_move", "not a legal move"),
+    ({"from": "a1"}, "invalid_answer", "missing field"),
+    ("e2e4", "invalid_answer", "must be an object"),
+    (RuntimeError("boom"), "crash", "agent raised RuntimeError: boom"),
 ])
-def test_forfeits(answer: Any, reason: str) -> None:
+def test_forfeits(answer: Any, termination: str, reason: str) -> None:
     res = play_game([_Bad(answer), RandomAgent()], "earth_of_fire")
     assert res.reason.startswith("forfeit") and reason in res.reason
+    assert res.termination == termination and res.line()["termination"] == termination
+    assert f'[Termination "{termination}"]' in res.record and "[Forfeit " in res.record
     assert res.winner == "passives"  # fire (actives) moves first and forfeits
 
 

@@ -52,10 +52,10 @@ STATE_KEYS = {
     "protocol", "array", "direction", "players", "turn_order", "to_move", "to_act", "player",
     "controllers", "commanders", "men", "shared_thrones", "frozen", "withdrawn", "captured_by",
     "pawns_lost", "throne_partner", "options", "divination", "exchange_offer",
-    "exchange_possible", "ply", "max_plies", "history", "outcome",
+    "exchange_possible", "ply", "max_plies", "history", "outcome", "move_time_limit",
 }
 REQUIRED_STATE_KEYS = STATE_KEYS - {"array", "max_plies", "history", "outcome", "player",
-                                    "exchange_possible"}
+                                    "exchange_possible", "move_time_limit"}
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -68,8 +68,9 @@ def schema(name: str) -> dict[str, Any]:
 
 # --- writing ------------------------------------------------------------------------------
 
-def state_to_json(st: State) -> dict[str, Any]:
-    """The complete state an agent needs, as plain JSON data."""
+def state_to_json(st: State, move_time_limit: float | None = None) -> dict[str, Any]:
+    """The complete state an agent needs, as plain JSON data (``move_time_limit``: the
+    referee's per-answer limit in seconds, written only when there is one)."""
     cfg = st.config
     labels = st.opts.seed_system_labels
     men = []
@@ -87,7 +88,7 @@ def state_to_json(st: State) -> dict[str, Any]:
         div = {"querent": ARMY_NAMES[d.querent], "ptah": SQUARE_NAMES[d.ptah], "seed": d.seed,
                "die": st.die or None, "verdict": st.verdict, "watching": st.ptah_watch}
     target = st.exchange_target()
-    return {
+    out: dict[str, Any] = {
         "protocol": PROTOCOL,
         "array": cfg.array_id,
         "direction": cfg.direction,
@@ -116,6 +117,9 @@ def state_to_json(st: State) -> dict[str, Any]:
         "history": [dict(e) for e in st.log],
         "outcome": None if st.outcome is None else st.outcome.as_dict(),
     }
+    if move_time_limit is not None:
+        out["move_time_limit"] = move_time_limit
+    return out
 
 
 def move_to_json(st: State, m: int) -> dict[str, Any]:
@@ -286,6 +290,10 @@ def state_from_json(data: object) -> State:
     if max_plies is not None:
         max_plies = _int(max_plies, "state.max_plies", 1)
     ply = _int(d["ply"], "state.ply")
+    limit = d.get("move_time_limit")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int | float)
+                              or limit <= 0):
+        raise _err("state.move_time_limit", f"must be a number > 0 or null, not {limit!r}")
     from enoch.enochian.spec import find_array
 
     die_table: tuple[str, ...] = ("king", "knight", "bishop", "queen", "rook", "pawn")
