@@ -267,3 +267,61 @@ def test_top_level_cli_knows_enochian() -> None:
     from enoch.cli import _PARTS
 
     assert "enoch.enochian.cli" in _PARTS
+
+
+def test_cli_play_two_players_human_commands_a_team(tmp_path: Path) -> None:
+    # Fire of Fire: fire and air (actives) against water and earth; the human plays the
+    # actives, resigns at once (end of input), and the game is recorded as two players
+    r = _cli("play", "--players", "2", "--army", "air", "--agents", "random", "--quiet",
+             "--record", str(tmp_path / "g.txt"), "--movetime", "5", stdin="")
+    assert r.returncode == 0, r.stderr
+    line = json.loads(r.stdout.strip().splitlines()[-1])
+    assert line["termination"] == "resignation" and line["winner"] == "passives"
+    assert line["seats"]["air"] == line["seats"]["fire"] == "human"
+    assert line["seats"]["water"] == line["seats"]["earth"] == "enochian-random"
+    assert '[Players "2"]' in (tmp_path / "g.txt").read_text()
+
+
+def test_cli_play_human_moves_then_resigns() -> None:
+    # four players: the human (fire moves first in earth_of_fire) makes one move, then resigns
+    st = new_game("earth_of_fire", players=4)
+    first = st.move_str(st.legal_moves()[0])
+    r = _cli("play", "--army", "fire", "--agents", "random,greedy,random", "--quiet",
+             stdin=f"nonsense\n{first}\nresign\n")
+    assert r.returncode == 0, r.stderr
+    line = json.loads(r.stdout.strip().splitlines()[-1])
+    assert line["plies"] >= 1 and line["termination"] == "resignation"
+
+
+def test_cli_match_four_agents_files(tmp_path: Path) -> None:
+    script = Path(__file__).parent / "agents" / "scripted.py"
+    r = _cli("match", "random?seed=1", "greedy", f"jsonl:{sys.executable} {script} --jsonl",
+             "random?seed=2", "--games", "4", "--max-plies", "30", "--arrays",
+             "air_of_air,water_of_earth", "--movetime", "10",
+             "--record", str(tmp_path / "r.txt"), "--log", str(tmp_path / "e.jsonl"),
+             "--results", str(tmp_path / "res.jsonl"))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == 4
+    results = [json.loads(x) for x in (tmp_path / "res.jsonl").read_text().splitlines()]
+    assert len(results) == 4 and all(x["termination"] for x in results)
+    assert (tmp_path / "r.txt").read_text().count('[Players "4"]') == 4
+    assert r.stderr.count("game ") == 4
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("match", "random"), "give 2 agents"),
+    (("match", "random", "random", "random"), "give 2 agents"),
+    (("match", "random", "uci:stockfish"), "UCI"),
+    (("match", "random", "ftp://x"), "unknown Enochian agent"),
+    (("match", "random", "random", "--movetime", "0"), "--movetime"),
+    (("match", "random", "random", "--games", "0"), "--games"),
+    (("match", "random", "random", "--arrays", "nowhere"), "unknown Enochian array"),
+    (("match", "random", "random", "--results", "/nonexistent/dir/r.jsonl"), "cannot write"),
+    (("play", "--agents", "random,random"), "--agents"),
+    (("play", "--players", "2", "--agents", "random,random,random"), "--agents"),
+    (("play", "--army", "mud"), "unknown army"),
+])
+def test_cli_bad_input_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
+    r = _cli(*args)
+    assert r.returncode == 2 and message in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1

@@ -28,25 +28,44 @@ def register(sub: Any) -> None:
     pf.add_argument("--divide", action="store_true", help="count per first move")
     pf.set_defaults(func=_perft)
 
-    pl = s.add_parser("play", help="play one army against engines, or watch four agents")
+    pl = s.add_parser("play", help="play against engines (4 or 2 players), or watch agents",
+                      description="Play one army against three agents (--players 4), or one "
+                                  "team's two armies against an agent (--players 2); without "
+                                  "--army, watch the agents play.")
     _game_options(pl)
-    pl.add_argument("--army", help="the army you play (four players, the others are engines)")
+    pl.add_argument("--players", type=int, default=4, choices=[2, 4],
+                    help="4: one army per player; 2: one team (two armies) per player")
+    pl.add_argument("--army", help="the army you play; with --players 2 you command its team "
+                                   "(both armies)")
     pl.add_argument("--agents", default="search?movetime=0.5",
-                    help="comma-separated agents for the other seats (random, greedy, "
-                         "search?movetime=S); one name is used for every seat")
+                    help="comma-separated agents for the other seats, in seat order: "
+                         "random, greedy, search?movetime=S, exec:CMD, jsonl:CMD, "
+                         "http(s)://URL; one name is used for every seat")
+    pl.add_argument("--movetime", type=float, help="seconds per answer for the agents "
+                                                   "(sent as move_time_limit; none for you)")
+    pl.add_argument("--timeout", type=float, default=60.0,
+                    help="seconds an agent may take when there is no --movetime")
     pl.add_argument("--quiet", action="store_true", help="do not draw the board after each move")
     pl.set_defaults(func=_play)
 
-    m = s.add_parser("match", help="agent A against agent B over several games")
-    m.add_argument("a")
-    m.add_argument("b")
+    m = s.add_parser("match", help="2 or 4 agents of any transport over several games",
+                     description="A match: 2 agents (one team each) or 4 (one army each); "
+                                 "seats rotate every game, arrays after a full turn of seats.")
+    m.add_argument("agents", nargs="+", metavar="AGENT",
+                   help="2 or 4 agents: random, greedy, search?movetime=S, builtin:NAME, "
+                        "exec:CMD, jsonl:CMD, http(s)://URL")
     m.add_argument("--games", type=int, default=2)
     m.add_argument("--arrays", default="earth_of_fire",
                    help="comma-separated array ids, rotated; 'all' for all 16")
+    m.add_argument("--direction", default="deosil", choices=["deosil", "widdershins"])
     m.add_argument("--max-plies", type=int, default=400)
+    m.add_argument("--movetime", type=float, help="seconds per answer (move_time_limit)")
+    m.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds per answer when there is no --movetime")
     m.add_argument("--record", help="write the game records (text) here")
     m.add_argument("--log", help="write the JSONL event log here")
     m.add_argument("--results", help="write one results line (JSON) per game here")
+    m.add_argument("--quiet", action="store_true", help="no line per game on stderr")
     m.set_defaults(func=_match)
 
     v = s.add_parser("validate", help="validate an Enochian state JSON on stdin")
@@ -118,9 +137,12 @@ def _options(pairs: list[str]) -> dict[str, str]:
 
 
 class HumanAgent:
-    """A person at the terminal: the board, then a move typed in the game's notation."""
+    """A person at the terminal: the board, then a move typed in the game's notation.
+
+    ``untimed``: the referee's per-answer limit is for the agents, not for the person."""
 
     name = "human"
+    untimed = True
 
     def __init__(self, console: Any) -> None:
         self.console = console
@@ -158,10 +180,43 @@ class HumanAgent:
         """Nothing to release."""
 
 
+def _open(path: str | None) -> Any:
+    from enoch.errors import InputError
+
+    if not path:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _check_times(args: argparse.Namespace) -> None:
+    from enoch.errors import InputError
+
+    if args.movetime is not None and not args.movetime > 0:
+        raise InputError(f"--movetime must be > 0, not {args.movetime}")
+    if not args.timeout > 0:
+        raise InputError(f"--timeout must be > 0, not {args.timeout}")
+    if args.max_plies < 1:
+        raise InputError(f"--max-plies must be >= 1, not {args.max_plies}")
+
+
+def _specs(text: str, option: str) -> list[str]:
+    from enoch.enochian.referee import check_agent_spec
+    from enoch.errors import InputError
+
+    specs = [x.strip() for x in text.split(",")]
+    if any(not x for x in specs):
+        raise InputError(f"{option}: empty agent name in {text!r}")
+    for spec in specs:
+        check_agent_spec(spec)
+    return specs
+
+
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from enoch.enochian.agents import make_agent
     from enoch.enochian.geometry import ARMY_INDEX, ARMY_NAMES, SQUARE_INDEX
     from enoch.enochian.referee import play_game
     from enoch.enochian.render import board_text, status_line
@@ -169,8 +224,9 @@ def _play(args: argparse.Namespace) -> int:
     from enoch.errors import InputError
 
     console = Console()
+    _check_times(args)
     if args.army is not None and args.army not in ARMY_INDEX:
-        raise InputError(f"--army: unknown army {args.army!r}")
+        raise InputError(f"--army: unknown army {args.army!r} (air, water, fire, earth)")
     div = None
     if args.divination:
         q = args.querent or args.army or "air"
@@ -179,57 +235,72 @@ def _play(args: argparse.Namespace) -> int:
         if args.ptah not in SQUARE_INDEX:
             raise InputError(f"--ptah: not a square: {args.ptah!r}")
         div = Divination(ARMY_INDEX[q], SQUARE_INDEX[args.ptah], args.seed)
-    st = new_game(args.array, args.direction, _options(args.option), players=4, divination=div,
-                  max_plies=args.max_plies)
-    specs = args.agents.split(",")
-    if len(specs) not in (1, 3, 4):
-        raise InputError("--agents: give one agent, or one per engine seat")
-    agents: list[Any] = []
+    players = args.players
+    st = new_game(args.array, args.direction, _options(args.option), players=players,
+                  divination=div, max_plies=args.max_plies)
     human_seat = -1 if args.army is None else st.config.controllers[ARMY_INDEX[args.army]]
-    engine_specs = iter(specs * 4 if len(specs) == 1 else specs)
-    for seat in range(4):
-        agents.append(HumanAgent(console) if seat == human_seat else make_agent(next(engine_specs)))
+    engines = players - (human_seat >= 0)
+    specs = _specs(args.agents, "--agents")
+    if len(specs) not in (1, engines):
+        raise InputError(f"--agents: give one agent, or {engines} (one per engine seat), "
+                         f"not {len(specs)}")
+    engine_specs = iter(specs * engines if len(specs) == 1 else specs)
+    agents: list[Any] = [HumanAgent(console) if seat == human_seat else next(engine_specs)
+                         for seat in range(players)]
 
     def show(s: Any) -> None:
         if not args.quiet and human_seat < 0:
             console.print(board_text(s))
         console.print(f"{s.log[-1]} | {status_line(s)}" if s.log else status_line(s))
 
-    log = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115
+    log = _open(args.log)
+    record = _open(args.record)
     try:
         if not args.quiet and human_seat < 0:
             console.print(board_text(st))
-        res = play_game(agents, state=st, log=log, on_move=show)
+        res = play_game(agents, state=st, players=players, log=log, on_move=show,
+                        movetime=args.movetime, timeout=args.timeout)
+        if record:
+            record.write(res.record)
     finally:
-        if log:
-            log.close()
+        for f in (log, record):
+            if f:
+                f.close()
     console.print(board_text(st) if not args.quiet else "")
-    if args.record:
-        with open(args.record, "w", encoding="utf-8") as fh:
-            fh.write(res.record)
-    seats = {ARMY_NAMES[a]: agents[st.config.controllers[a]].name for a in range(4)}
+    seats = {ARMY_NAMES[a]: res.agents[st.config.controllers[a]] for a in range(4)}
     print(json.dumps({**res.line(), "seats": seats}))
     return 0
 
 
 def _match(args: argparse.Namespace) -> int:
-    from enoch.enochian.agents import make_agent
-    from enoch.enochian.referee import play_match
+    from enoch.enochian.referee import check_agent_spec, play_match
     from enoch.enochian.spec import available_arrays, find_array
     from enoch.errors import InputError
 
+    _check_times(args)
     if args.games < 1:
         raise InputError("--games must be >= 1")
+    if len(args.agents) not in (2, 4):
+        raise InputError(f"give 2 agents (one per team) or 4 (one per army), "
+                         f"not {len(args.agents)}")
     arrays = [a.id for a in available_arrays()] if args.arrays == "all" else \
-        [find_array(x).id for x in args.arrays.split(",")]
-    make_agent(args.a).close()
-    make_agent(args.b).close()
-    files = {k: open(getattr(args, k), "w", encoding="utf-8") if getattr(args, k) else None  # noqa: SIM115
-             for k in ("record", "log", "results")}
+        [find_array(x.strip()).id for x in args.arrays.split(",")]
+    for spec in args.agents:
+        check_agent_spec(spec)
+    files = {k: _open(getattr(args, k)) for k in ("record", "log", "results")}
+
+    def progress(n: int, res: Any) -> None:
+        if not args.quiet:
+            winner = res.winner or "draw"
+            sys.stderr.write(f"game {n}/{args.games}: {winner} ({res.termination}, "
+                             f"{res.plies} plies)\n")
+
     try:
-        points = play_match(lambda: [make_agent(args.a), make_agent(args.b)], args.games,
-                            arrays, max_plies=args.max_plies, log=files["log"],
-                            records=files["record"], results=files["results"])
+        points = play_match(lambda: list(args.agents), args.games, arrays,
+                            players=len(args.agents), max_plies=args.max_plies,
+                            log=files["log"], records=files["record"],
+                            results=files["results"], direction=args.direction,
+                            movetime=args.movetime, timeout=args.timeout, on_game=progress)
     finally:
         for f in files.values():
             if f:

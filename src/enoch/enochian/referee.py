@@ -117,6 +117,7 @@ class Seat:
 
     name = "seat"
     text = False
+    timed = True  # False: answers are not held to the time limit (a person at the terminal)
     transport: Transport | None = None
 
     @property
@@ -161,6 +162,7 @@ class ObjectSeat(Seat):
     def __init__(self, name: str, agent: Any) -> None:
         self.name = name
         self.agent = agent
+        self.timed = not getattr(agent, "untimed", False)
 
     def ask(self, state: dict[str, Any], timeout: float | None) -> Any:
         return self.agent.answer(state)
@@ -288,12 +290,12 @@ def _run(st: State, seats: list[Seat], log: IO[str] | None,
         player = st.current_player()
         army = st.deciding_army
         seat = seats[player]
-        state_json = state_to_json(st, movetime)
+        state_json = state_to_json(st, movetime if seat.timed else None)
         event("state", player=player, army=ARMY_NAMES[army], state=state_json)
         t0 = time.perf_counter()
         try:
             try:
-                raw = seat.ask(state_json, allowed)
+                raw = seat.ask(state_json, allowed if seat.timed else None)
             except TransportError as exc:
                 event("answer", player=player, error=str(exc), kind=exc.kind,
                       seconds=round(time.perf_counter() - t0, 4),
@@ -306,7 +308,7 @@ def _run(st: State, seats: list[Seat], log: IO[str] | None,
             spent = time.perf_counter() - t0
             event("answer", player=player, answer=raw, seconds=round(spent, 4),
                   stderr=seat.stderr())
-            if spent > allowed:
+            if spent > allowed and seat.timed:
                 raise _Forfeit("timeout", f"answered after {spent:.3f} s (limit {allowed:.3f} s)")
             act = _judge(st, seat, raw)
         except _Forfeit as f:
