@@ -7,6 +7,7 @@ and a constructor taking options as keyword strings (``seed``, ``movetime``, ``d
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from enoch.enochian.protocol import move_to_json, state_from_json
@@ -98,9 +99,12 @@ class GreedyAgent(_Base):
 
 
 class SearchAgent(_Base):
-    """Iterative-deepening alpha-beta by team (``movetime`` seconds, ``depth`` plies at most).
+    """Iterative-deepening alpha-beta by team with a transposition table, move ordering and
+    quiescence (``movetime`` seconds, ``depth`` plies at most; see ``search.py``).
 
-    In divination mode the future dice are unknown, so it plays greedily.
+    The clock starts when the state arrives; when the referee sends ``move_time_limit`` the
+    agent spends at most 80 % of it (less 20 ms), whatever its own ``movetime``. In divination
+    mode the future dice are unknown, so it plays greedily.
     """
 
     name = "enochian-search"
@@ -113,10 +117,23 @@ class SearchAgent(_Base):
     def _known(self) -> tuple[str, ...]:
         return ("seed", "movetime", "depth")
 
+    def answer(self, state: dict[str, Any]) -> dict[str, Any]:
+        budget = self.searcher.movetime
+        limit = state.get("move_time_limit") if isinstance(state, dict) else None
+        if isinstance(limit, int | float) and not isinstance(limit, bool) and limit > 0:
+            budget = min(budget, max(0.01, 0.8 * limit - 0.02))
+        self._deadline = time.perf_counter() + budget
+        try:
+            return super().answer(state)
+        finally:
+            self._deadline = None
+
+    _deadline: float | None = None
+
     def choose(self, st: State) -> int:
         if st.config.divination is not None:
             return GreedyAgent.choose(self, st)  # type: ignore[arg-type]
-        return self.searcher.best_move(st)[0]
+        return self.searcher.best_move(st, deadline=self._deadline)[0]
 
 
 AGENTS: dict[str, type[_Base]] = {"random": RandomAgent, "greedy": GreedyAgent,
