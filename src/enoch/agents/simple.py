@@ -17,10 +17,10 @@ from enoch.rules import BISHOP, KNIGHT, PAWN, QUEEN, ROOK, Move, Position
 PIECE_VALUES = {PAWN: 1, KNIGHT: 3, BISHOP: 3, ROOK: 5, QUEEN: 9}
 
 
-def claim_for(state: GameState) -> dict[str, Any] | None:
+def claim_for(state: GameState | Position) -> dict[str, Any] | None:
     """The draw claim the side to move can make now, if any (DESIGN.md: threefold counts the
     current position with the history; fifty moves needs ``halfmove_clock >= 100``)."""
-    pos = state.position
+    pos = state.position if isinstance(state, GameState) else state
     if pos.repetition_count() >= 3:
         return {"action": "claim_draw", "reason": "threefold_repetition"}
     if pos.halfmove >= 100:
@@ -50,10 +50,15 @@ class BuiltinAgent:
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
         parsed = parse_state(state)
-        claim = claim_for(parsed)
+        return self.answer_position(parsed.position, draw_offer=parsed.draw_offer)
+
+    def answer_position(self, pos: Position, **fields: Any) -> dict[str, Any]:
+        """The answer without the JSON round trip, for in-process referees: ``pos`` is a
+        position with its key history loaded (the referee passes a copy), ``fields`` the
+        state's optional fields. ``answer`` is exactly parse + this."""
+        claim = claim_for(pos)
         if claim is not None:
             return claim
-        pos = parsed.position
         moves = pos.legal_moves()
         if not moves:
             raise ProtocolError(

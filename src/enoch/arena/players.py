@@ -13,8 +13,7 @@ The fast path: building the state JSON each ply and having the agent parse the w
 ``position_history`` back costs far more than the rules themselves (O(plies) per ply). An
 in-process agent may define ``answer_position(position, **fields)`` (it gets a *copy* of the
 live position, its key history loaded) and skip JSON altogether; enoch's own
-:class:`~enoch.agents.simple.BuiltinAgent` subclasses are driven through their ``choose`` hook
-the same way, with exactly the logic of their ``answer``.
+:class:`~enoch.agents.simple.BuiltinAgent` subclasses all do.
 """
 
 from __future__ import annotations
@@ -97,12 +96,9 @@ class ObjectPlayer(Player):
         self.name = name
         self.agent = agent
         self._fast = getattr(agent, "answer_position", None)
-        self._builtin = _is_simple_builtin(agent)
-        self.needs_state = self._fast is None and not self._builtin
+        self.needs_state = self._fast is None
 
     def ask(self, turn: Turn) -> Raw:
-        if self._builtin:
-            return _builtin_fast(self.agent, turn)
         if self._fast is not None:
             result: Raw = self._fast(turn.position.copy(), **turn.fields)
             return result
@@ -125,32 +121,6 @@ class CallablePlayer(Player):
     def ask(self, turn: Turn) -> Raw:
         result: Raw = self.fn(turn.state())
         return result
-
-
-def _is_simple_builtin(agent: Any) -> bool:
-    """enoch's BuiltinAgent subclasses whose ``answer`` is the shared frame (parse, claim,
-    ``choose``): the referee can call that frame without the JSON round trip."""
-    try:
-        from enoch.agents.simple import BuiltinAgent
-    except ImportError:  # pragma: no cover
-        return False
-    return (
-        isinstance(agent, BuiltinAgent)
-        and type(agent).answer is BuiltinAgent.answer
-        and not hasattr(agent, "answer_position")
-    )
-
-
-def _builtin_fast(agent: Any, turn: Turn) -> Raw:
-    """``BuiltinAgent.answer`` without JSON: the same claim rule, the same ``choose`` call on
-    the same position and legal moves (so the same random stream, the same moves)."""
-    pos = turn.position
-    if pos.repetition_count() >= 3:
-        return {"action": "claim_draw", "reason": "threefold_repetition"}
-    if pos.halfmove >= 100:
-        return {"action": "claim_draw", "reason": "fifty_move_rule"}
-    move: Move = agent.choose(pos, turn.legal)
-    return move
 
 
 def make_player(
