@@ -28,6 +28,19 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers["Content-Length"]))
         if self.path == "/slow":
             time.sleep(2)
+        if self.path == "/drip":
+            # Headers at once, then one byte of body every 0.1 s for about 10 s.
+            self.send_response(200)
+            self.send_header("Content-Length", "100")
+            self.end_headers()
+            for _ in range(100):
+                try:
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.1)
+            return
         if self.path == "/error":
             self.send_response(500)
             self.end_headers()
@@ -70,6 +83,15 @@ def test_http_errors_and_timeouts(server: str) -> None:
     assert (r.termination, r.result) == ("timeout", "0-1")
     with pytest.raises(AgentTimeout):
         HttpTransport(server + "/slow").request({}, 0.2)
+
+
+def test_http_deadline_is_hard_against_a_dripping_body(server: str) -> None:
+    # Every read returns within the socket timeout, yet the answer never ends: the watchdog
+    # must stop it at the limit (0.3 s), far before the 10 s the body would take.
+    start = time.monotonic()
+    with pytest.raises(AgentTimeout):
+        HttpTransport(server + "/drip").request({}, 0.3)
+    assert time.monotonic() - start < 5
 
 
 def test_http_refused_connection_is_a_crash() -> None:

@@ -533,49 +533,75 @@ class HttpTransport(Transport):
         self.limits = limits
 
     def request(self, state: dict[str, Any], timeout: float | None) -> str:
+        """One POST under a hard deadline: a watchdog shuts the socket down when the time is
+        up, so neither a slow status line, slow headers nor a dripping body can stretch the
+        limit (a per-read socket timeout alone would restart with every byte)."""
         import http.client
         import socket
-        import urllib.error
-        import urllib.request
+        import threading
+        from urllib.parse import urlsplit
 
         deadline = _deadline(timeout)
-        req = urllib.request.Request(
-            self.url,
-            data=_encode(state),
-            headers={"Content-Type": "application/json", "Accept": "application/json"},
-            method="POST",
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise AgentCrash(f"not an http(s) URL: {self.url}")
+        conn_cls = (
+            http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
         )
+        budget = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        conn = conn_cls(parts.hostname, parts.port, timeout=budget)
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         cap = self.limits.max_answer_bytes
+        expired = threading.Event()
+        holder: list[socket.socket] = []
 
-        def remaining() -> float | None:
-            if deadline is None:
-                return None
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AgentTimeout("no answer before the time limit")
-            return left
+        def shut() -> None:
+            expired.set()
+            for sock in holder:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
 
+        watchdog = threading.Timer(budget, shut) if budget is not None else None
         try:
-            with urllib.request.urlopen(req, timeout=remaining()) as resp:
-                body = bytearray()
-                while True:
-                    remaining()  # each read is bounded by the socket timeout as well
-                    chunk = resp.read1(_READ_CHUNK)
-                    if not chunk:
-                        break
-                    body += chunk
-                    if len(body) > cap:
-                        raise AgentOversize(f"answer exceeds the size limit of {cap} bytes")
-        except urllib.error.HTTPError as exc:
-            raise AgentCrash(f"HTTP {exc.code} {exc.reason}") from None
+            if watchdog is not None:
+                watchdog.daemon = True
+                watchdog.start()
+            # Connect first and keep the socket itself: for an HTTP/1.0 reply, getresponse()
+            # hands the socket to the response and clears ``conn.sock``.
+            conn.connect()
+            if conn.sock is not None:
+                holder.append(conn.sock)
+                if expired.is_set():
+                    shut()
+            conn.request(
+                "POST",
+                path,
+                body=_encode(state),
+                headers={"Content-Type": "application/json", "Accept": "application/json"},
+            )
+            resp = conn.getresponse()
+            if not 200 <= resp.status < 300:
+                raise AgentCrash(f"HTTP {resp.status} {resp.reason}")
+            body = bytearray()
+            while True:
+                chunk = resp.read1(_READ_CHUNK)
+                if not chunk:
+                    break
+                body += chunk
+                if len(body) > cap:
+                    raise AgentOversize(f"answer exceeds the size limit of {cap} bytes")
+            if expired.is_set():
+                raise AgentTimeout("no answer before the time limit")
         except TimeoutError:
             raise AgentTimeout("no answer before the time limit") from None
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError | socket.timeout):
-                raise AgentTimeout("no answer before the time limit") from None
-            raise AgentCrash(f"HTTP request failed: {exc.reason}") from None
         except (http.client.HTTPException, ConnectionError, OSError) as exc:
+            if expired.is_set():
+                raise AgentTimeout("no answer before the time limit") from None
             raise AgentCrash(f"HTTP request failed: {exc}") from None
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+            conn.close()
         return body.decode("utf-8", "replace")
 
 
