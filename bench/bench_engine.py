@@ -3,18 +3,24 @@
 Usage::
 
     python bench/bench_engine.py [--movetime 1.0] [--sunfish-python /path/to/venv/bin/python]
+    python bench/bench_engine.py --depth 7     # deterministic: nodes to reach depth 7
 
 Each position of Bratko-Kopec (24, ``tests/data/tactics/bratko_kopec24.epd``) is searched for
 ``--movetime`` seconds by enoch (``Searcher.think``) and, with ``--sunfish-python``, by Sunfish
 (its own ``Searcher.search`` driven by the same wall clock, in the interpreter of the venv it was
 installed in). Both count nodes their own way: enoch counts every node of the main search and of
 quiescence; Sunfish counts every call of ``bound``, its only node function (quiescence included).
+
+With ``--depth N`` each position is searched to depth N instead (fresh 64 MiB table): the node
+count is deterministic, so it compares versions of the search independently of machine load;
+the time (and nps) still depends on the load.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -53,8 +59,8 @@ def fens() -> list[str]:
     return out
 
 
-def enoch_nps(positions: list[str], movetime: float) -> tuple[int, float]:
-    sys.path.insert(0, str(ROOT / "src"))
+def enoch_nps(positions: list[str], movetime: float, depth: int | None = None) -> tuple[int, float]:
+    sys.path.insert(0, os.environ.get("ENOCH_SRC", str(ROOT / "src")))
     from enoch.engine.search import Limits, Searcher
     from enoch.rules import Position
 
@@ -63,7 +69,8 @@ def enoch_nps(positions: list[str], movetime: float) -> tuple[int, float]:
     for fen in positions:
         searcher = Searcher(64)
         t0 = time.perf_counter()
-        r = searcher.think(Position.from_fen(fen), Limits(movetime=movetime), overhead=0.0)
+        limits = Limits(depth=depth) if depth else Limits(movetime=movetime)
+        r = searcher.think(Position.from_fen(fen), limits, overhead=0.0)
         spent += time.perf_counter() - t0
         nodes += r.nodes
     return nodes, spent
@@ -72,12 +79,17 @@ def enoch_nps(positions: list[str], movetime: float) -> tuple[int, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--movetime", type=float, default=1.0)
+    ap.add_argument("--depth", type=int, help="search each position to this depth instead")
     ap.add_argument("--sunfish-python", help="python of a venv with `pip install sunfish`")
     args = ap.parse_args()
     positions = fens()
-    n, t = enoch_nps(positions, args.movetime)
-    print(f"enoch   : {n:>9} nodes in {t:6.2f} s = {n / t:8.0f} nps ({len(positions)} positions)")
-    if args.sunfish_python:
+    n, t = enoch_nps(positions, args.movetime, args.depth)
+    what = f"depth {args.depth}" if args.depth else f"{args.movetime} s each"
+    print(
+        f"enoch   : {n:>9} nodes in {t:6.2f} s = {n / t:8.0f} nps "
+        f"({len(positions)} positions, {what})"
+    )
+    if args.sunfish_python and not args.depth:
         out = subprocess.run(
             [args.sunfish_python, "-c", SUNFISH_SNIPPET, json.dumps(positions), str(args.movetime)],
             capture_output=True,

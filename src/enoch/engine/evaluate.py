@@ -98,10 +98,14 @@ MOB_Q: list[int] = []
 PASSED: list[list[int]] = [[0] * 64, [0] * 64]
 KING_DANGER: list[int] = []
 PAWN_CACHE: dict[int, int] = {}
+# Bumped by every configure(): searchers drop their cached evaluations when it changes.
+VERSION = 0
 
 
 def configure() -> None:
     """(Re)build the derived tables from :data:`tables.WEIGHTS` (the tuner calls this)."""
+    global VERSION
+    VERSION += 1
     W.clear()
     for name in T.WEIGHTS:
         W[name] = _w(name)

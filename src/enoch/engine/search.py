@@ -14,15 +14,28 @@ import math
 import time
 from collections.abc import Callable
 
+import enoch.engine.evaluate as _ev
 from enoch.engine.evaluate import PSQ, SEE_VALUE, evaluate, psq_score
 from enoch.engine.see import captures, see
 from enoch.rules.position import Position, move_uci
+from enoch.rules.tables import (
+    DIAG_ATTACKS,
+    DIAG_MASKS,
+    FILE_ATTACKS,
+    FILE_MASKS,
+    KNIGHT_ATTACKS,
+    PAWN_ATTACKS,
+    RANK_ATTACKS,
+    RANK_MASKS,
+)
 
 MATE = 32000
 MATE_BOUND = MATE - 1000
 INF = 32767
 MAX_PLY = 96
 EXACT, LOWER, UPPER = 0, 1, 2
+# Entries of the static-evaluation cache before it is emptied (about 100 bytes each).
+ECACHE_SIZE = 1 << 18
 
 # Approximate size of one table entry: a 5-tuple with a 64-bit key (CPython, 64-bit).
 TT_ENTRY_BYTES = 136
@@ -145,6 +158,16 @@ def _special_delta(m: int, piece: int, us: int) -> int:
     return d
 
 
+def _check_squares(pos: Position, us: int) -> list[int]:
+    """Per piece type of the side to move, the squares from which that man would attack the
+    enemy king (current occupancy): a quiet move landing there gives a direct check."""
+    ksq = pos.kings[us ^ 1]
+    occ = pos.occ[0] | pos.occ[1]
+    diag = DIAG_ATTACKS[ksq][occ & DIAG_MASKS[ksq]]
+    orth = FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]] | RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]]
+    return [0, PAWN_ATTACKS[us ^ 1][ksq], KNIGHT_ATTACKS[ksq], diag, orth, diag | orth, 0, 0]
+
+
 class Searcher:
     """One engine instance: its transposition table, move-ordering tables and counters."""
 
@@ -160,6 +183,9 @@ class Searcher:
         self.pos = Position.start()
         self.root_moves: list[int] = []
         self.pending_best = 0
+        # Static evaluations by position key (side to move included), emptied when full.
+        self.ecache: dict[int, int] = {}
+        self.eval_version = _ev.VERSION
 
     # ------------------------------------------------------------------ table
 
@@ -174,6 +200,7 @@ class Searcher:
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
         self.tt = [None] * len(self.tt)
+        self.ecache = {}
         self.hist = [0] * (16 * 64)
         self.killers = [[0, 0] for _ in range(MAX_PLY + 4)]
 
@@ -206,6 +233,9 @@ class Searcher:
         self.pos = pos
         self.nodes = 0
         self.stop_flag = False
+        if self.eval_version != _ev.VERSION:  # the weights changed (tuning): forget scores
+            self.ecache = {}
+            self.eval_version = _ev.VERSION
         budget = time_budget(limits, pos.turn, overhead)
         soft = math.inf
         self.deadline = math.inf
@@ -226,7 +256,7 @@ class Searcher:
         psq = psq_score(pos)
         entry = self.tt[pos.key & self.tt_mask]
         tt_move = entry[4] if entry is not None and entry[0] == pos.key else 0
-        self.root_moves = self._order(legal, tt_move if tt_move in legal else 0, 0)
+        self.root_moves = self._order(legal, (tt_move,) if tt_move in legal else (), 0)
         if tt_move in legal:
             self.root_moves.insert(0, tt_move)
         best_move = self.root_moves[0]
@@ -321,7 +351,22 @@ class Searcher:
 
     # ------------------------------------------------------------------ ordering
 
-    def _order(self, moves: list[int], skip: int, ply: int) -> list[int]:
+    def _good_captures(self, skip: int) -> list[int]:
+        """Stage 1 of the main search: pseudo-legal captures and queen promotions that do not
+        lose material (by SEE), most valuable victim first; ``skip`` (the TT move) left out."""
+        pos = self.pos
+        board = pos.board
+        out: list[int] = []
+        for m in captures(pos):
+            if m == skip:
+                continue
+            v = SEE_VALUE[board[(m >> 6) & 63] & 7]
+            if SEE_VALUE[board[m & 63] & 7] <= v or see(pos, m) >= 0:
+                out.append(m)
+        return out
+
+    def _order(self, moves: list[int], skip: tuple[int, ...] | list[int], ply: int) -> list[int]:
+        """``moves`` best first, without those in ``skip`` (already tried)."""
         pos = self.pos
         board = pos.board
         hist = self.hist
@@ -329,7 +374,7 @@ class Searcher:
         keys: list[int] = []
         append = keys.append
         for m in moves:
-            if m == skip:
+            if m in skip:
                 continue
             to = (m >> 6) & 63
             victim = board[to]
@@ -445,10 +490,14 @@ class Searcher:
 
         us = pos.turn
         bb = pos.bb
+        ecache = self.ecache
         if in_check:
             static = -INF
         else:
-            static = evaluate(pos, psq)
+            cached = ecache.get(key)
+            if cached is None:
+                cached = ecache[key] = evaluate(pos, psq)
+            static = cached
             if not pv and abs(beta) < MATE_BOUND:
                 # Reverse futility: far above beta at shallow depth.
                 if depth <= 3 and static - 90 * depth >= beta:
@@ -489,6 +538,7 @@ class Searcher:
         orig_alpha = alpha
         searched = 0
         quiets: list[int] = []
+        chk: list[int] | None = None
 
         if tt_move:
             fr = tt_move & 63
@@ -496,15 +546,21 @@ class Searcher:
             t = board[(tt_move >> 6) & 63]
             if not p or p >> 3 != us or (t and t >> 3 == us):
                 tt_move = 0
-        first = [tt_move] if tt_move else []
-        for stage in (0, 1):
+        # Stages: the TT move (before any generation), then good captures (pseudo-legal,
+        # legality tested after ``make``; not when in check), then every other legal move.
+        tried: list[int] = [tt_move] if tt_move else []
+        for stage in (0, 1, 2):
             if stage == 0:
-                mlist = first
+                mlist = tried
+            elif stage == 1:
+                if in_check:
+                    continue
+                mlist = self._good_captures(tt_move)
             else:
                 legal = pos.legal_moves()
                 if not legal:
                     return -MATE + ply if in_check else 0
-                mlist = self._order(legal, tt_move, ply)
+                mlist = self._order(legal, tried, ply)
             for m in mlist:
                 fr = m & 63
                 to = (m >> 6) & 63
@@ -516,18 +572,26 @@ class Searcher:
                     d += _special_delta(m, piece, us)
                     if m & 0x7000 or m >> 15 == 1:
                         quiet = False
-                pos.make(m)
-                gc = pos.is_check()
                 if (
                     quiet
                     and searched
-                    and not gc
+                    and (futile or len(quiets) >= lmp)
                     and m != killers[0]
                     and m != killers[1]
-                    and (futile or len(quiets) >= lmp)
                 ):
-                    pos.unmake()
-                    continue
+                    # Pruned unless it gives a direct check, decided before ``make``
+                    # (discovered checks are not looked for: they are pruned too).
+                    if chk is None:
+                        chk = _check_squares(pos, us)
+                    if not chk[piece & 7] & (1 << to):
+                        continue
+                pos.make(m)
+                if stage == 1:
+                    tried.append(m)
+                    if pos.attackers(us ^ 1, pos.kings[us], pos.occ[0] | pos.occ[1]):
+                        pos.unmake()
+                        continue
+                gc = pos.is_check()
                 nd = depth - 1 + gc
                 try:
                     if not searched:
@@ -593,7 +657,7 @@ class Searcher:
             if not legal:
                 return -MATE + ply
             best = -INF
-            for m in self._order(legal, 0, ply if ply < MAX_PLY else MAX_PLY):
+            for m in self._order(legal, (), ply if ply < MAX_PLY else MAX_PLY):
                 fr = m & 63
                 to = (m >> 6) & 63
                 piece = board[fr]
@@ -612,7 +676,14 @@ class Searcher:
                         if s >= beta:
                             return s
             return best
-        stand = evaluate(pos, psq)
+        ecache = self.ecache
+        key = pos.key
+        cached = ecache.get(key)
+        if cached is None:
+            if len(ecache) >= ECACHE_SIZE:
+                ecache.clear()
+            cached = ecache[key] = evaluate(pos, psq)
+        stand = cached
         if stand >= beta:
             return stand
         if stand > alpha:
