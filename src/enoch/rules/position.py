@@ -384,27 +384,27 @@ class Position:
 
     # ------------------------------------------------------------------ move generation
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal move, as ints."""
-        moves: list[int] = []
-        append = moves.append
+    def _analyse(self) -> tuple[int, int, int, list[Move]]:
+        """What both generators need first: the safe king destinations (tested with the king
+        lifted, so it cannot hide behind itself on a checking line), the evasion mask (every
+        square when not in check, 0 in double check), our pinned men, and the legal castlings
+        (never out of, through or into check)."""
         us = self.turn
         them = us ^ 1
         bb = self.bb
-        ub = us << 3
         tb = them << 3
         occ_us = self.occ[us]
-        occ_them = self.occ[them]
-        occ = occ_us | occ_them
+        occ = occ_us | self.occ[them]
         ksq = self.kings[us]
-        not_us = ~occ_us & _ALL64
-
         e_queens = bb[tb | QUEEN]
         e_rq = bb[tb | ROOK] | e_queens
         e_bq = bb[tb | BISHOP] | e_queens
+        e_pawns = bb[tb | PAWN]
+        e_knights = bb[tb | KNIGHT]
+        pawn_att_us = PAWN_ATTACKS[us]
         checkers = (
-            (KNIGHT_ATTACKS[ksq] & bb[tb | KNIGHT])
-            | (PAWN_ATTACKS[us][ksq] & bb[tb | PAWN])
+            (KNIGHT_ATTACKS[ksq] & e_knights)
+            | (pawn_att_us[ksq] & e_pawns)
             | (DIAG_ATTACKS[ksq][occ & DIAG_MASKS[ksq]] & e_bq)
             | (
                 (
@@ -414,19 +414,15 @@ class Position:
                 & e_rq
             )
         )
-
-        # King moves: the king itself is lifted so that it cannot hide behind itself.
         occ_nok = occ ^ (1 << ksq)
-        e_pawns = bb[tb | PAWN]
-        e_knights = bb[tb | KNIGHT]
         e_king = bb[tb | KING]
-        pawn_att_us = PAWN_ATTACKS[us]
-        t = KING_ATTACKS[ksq] & not_us
+        safe = 0
+        t = KING_ATTACKS[ksq] & ~occ_us
         while t:
             b = t & -t
             to = b.bit_length() - 1
             t ^= b
-            if (
+            if not (
                 (KNIGHT_ATTACKS[to] & e_knights)
                 or (pawn_att_us[to] & e_pawns)
                 or (KING_ATTACKS[to] & e_king)
@@ -434,38 +430,34 @@ class Position:
                 or (FILE_ATTACKS[to][occ_nok & FILE_MASKS[to]] & e_rq)
                 or (RANK_ATTACKS[to][occ_nok & RANK_MASKS[to]] & e_rq)
             ):
-                continue
-            append(ksq | to << 6)
-
+                safe |= b
+        castles: list[Move] = []
         if checkers:
             if checkers & (checkers - 1):
-                return moves  # double check: only the king may move
-            csq = checkers.bit_length() - 1
-            target = checkers | BETWEEN[ksq][csq]
+                return safe, 0, 0, castles  # double check: only the king may move
+            target = checkers | BETWEEN[ksq][checkers.bit_length() - 1]
         else:
             target = _ALL64
-            # Castling: never out of, through or into check.
             c = self.castling
             if c:
                 if us == WHITE:
                     if c & CASTLE_WK and not occ & 0x60 and not self._any_attacked(them, 5, 6, occ):
-                        append(4 | 6 << 6 | CASTLE_FLAG)
+                        castles.append(4 | 6 << 6 | CASTLE_FLAG)
                     if c & CASTLE_WQ and not occ & 0x0E and not self._any_attacked(them, 3, 2, occ):
-                        append(4 | 2 << 6 | CASTLE_FLAG)
+                        castles.append(4 | 2 << 6 | CASTLE_FLAG)
                 else:
                     if (
                         c & CASTLE_BK
                         and not occ & (0x60 << 56)
                         and not self._any_attacked(them, 61, 62, occ)
                     ):
-                        append(60 | 62 << 6 | CASTLE_FLAG)
+                        castles.append(60 | 62 << 6 | CASTLE_FLAG)
                     if (
                         c & CASTLE_BQ
                         and not occ & (0x0E << 56)
                         and not self._any_attacked(them, 59, 58, occ)
                     ):
-                        append(60 | 58 << 6 | CASTLE_FLAG)
-
+                        castles.append(60 | 58 << 6 | CASTLE_FLAG)
         # Pinned men: ours, alone between our king and an enemy slider on a line.
         pinned = 0
         snipers = (ROOK_PSEUDO[ksq] & e_rq) | (BISHOP_PSEUDO[ksq] & e_bq)
@@ -475,7 +467,27 @@ class Position:
             blockers = BETWEEN[ksq][b.bit_length() - 1] & occ
             if blockers and not blockers & (blockers - 1) and blockers & occ_us:
                 pinned |= blockers
+        return safe, target, pinned, castles
 
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, as ints."""
+        safe, target, pinned, moves = self._analyse()
+        append = moves.append
+        us = self.turn
+        them = us ^ 1
+        ksq = self.kings[us]
+        while safe:
+            b = safe & -safe
+            append(ksq | (b.bit_length() - 1) << 6)
+            safe ^= b
+        if not target:
+            return moves
+        bb = self.bb
+        ub = us << 3
+        occ_us = self.occ[us]
+        occ_them = self.occ[them]
+        occ = occ_us | occ_them
+        not_us = ~occ_us & _ALL64
         mask = not_us & target
         line_k = LINE[ksq]
 
@@ -609,87 +621,22 @@ class Position:
     def count_legal(self) -> int:
         """The number of legal moves, without building them (perft's bulk counting).
 
-        Pinned men, king moves, castling and en passant are counted one by one; every other
-        man's destinations are counted with ``int.bit_count`` on its target set."""
+        Pinned men, castling and en passant are counted one by one; every other man's
+        destinations are counted with ``int.bit_count`` on its target set."""
+        safe, target, pinned, castles = self._analyse()
+        n = safe.bit_count()
+        if not target:
+            return n
+        n += len(castles)
         us = self.turn
         them = us ^ 1
         bb = self.bb
         ub = us << 3
-        tb = them << 3
         occ_us = self.occ[us]
         occ_them = self.occ[them]
         occ = occ_us | occ_them
         ksq = self.kings[us]
         not_us = ~occ_us & _ALL64
-        e_queens = bb[tb | QUEEN]
-        e_rq = bb[tb | ROOK] | e_queens
-        e_bq = bb[tb | BISHOP] | e_queens
-        checkers = (
-            (KNIGHT_ATTACKS[ksq] & bb[tb | KNIGHT])
-            | (PAWN_ATTACKS[us][ksq] & bb[tb | PAWN])
-            | (DIAG_ATTACKS[ksq][occ & DIAG_MASKS[ksq]] & e_bq)
-            | (
-                (
-                    FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]]
-                    | RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]]
-                )
-                & e_rq
-            )
-        )
-        n = 0
-        occ_nok = occ ^ (1 << ksq)
-        e_pawns = bb[tb | PAWN]
-        e_knights = bb[tb | KNIGHT]
-        e_king = bb[tb | KING]
-        pawn_att_us = PAWN_ATTACKS[us]
-        t = KING_ATTACKS[ksq] & not_us
-        while t:
-            b = t & -t
-            to = b.bit_length() - 1
-            t ^= b
-            if not (
-                (KNIGHT_ATTACKS[to] & e_knights)
-                or (pawn_att_us[to] & e_pawns)
-                or (KING_ATTACKS[to] & e_king)
-                or (DIAG_ATTACKS[to][occ_nok & DIAG_MASKS[to]] & e_bq)
-                or (FILE_ATTACKS[to][occ_nok & FILE_MASKS[to]] & e_rq)
-                or (RANK_ATTACKS[to][occ_nok & RANK_MASKS[to]] & e_rq)
-            ):
-                n += 1
-        if checkers:
-            if checkers & (checkers - 1):
-                return n
-            target = checkers | BETWEEN[ksq][checkers.bit_length() - 1]
-        else:
-            target = _ALL64
-            c = self.castling
-            if c:
-                if us == WHITE:
-                    if c & CASTLE_WK and not occ & 0x60 and not self._any_attacked(them, 5, 6, occ):
-                        n += 1
-                    if c & CASTLE_WQ and not occ & 0x0E and not self._any_attacked(them, 3, 2, occ):
-                        n += 1
-                else:
-                    if (
-                        c & CASTLE_BK
-                        and not occ & (0x60 << 56)
-                        and not self._any_attacked(them, 61, 62, occ)
-                    ):
-                        n += 1
-                    if (
-                        c & CASTLE_BQ
-                        and not occ & (0x0E << 56)
-                        and not self._any_attacked(them, 59, 58, occ)
-                    ):
-                        n += 1
-        pinned = 0
-        snipers = (ROOK_PSEUDO[ksq] & e_rq) | (BISHOP_PSEUDO[ksq] & e_bq)
-        while snipers:
-            b = snipers & -snipers
-            snipers ^= b
-            blockers = BETWEEN[ksq][b.bit_length() - 1] & occ
-            if blockers and not blockers & (blockers - 1) and blockers & occ_us:
-                pinned |= blockers
         mask = not_us & target
         line_k = LINE[ksq]
         pieces = bb[ub | KNIGHT] & ~pinned
