@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 
-from tests.arena.helpers import live_processes
+from tests.arena.helpers import MARKERS
+from tests.processes import reap_and_assert_none_left
 
 
 @pytest.fixture(autouse=True)
-def no_leftover_processes() -> Any:
+def no_leftover_processes() -> Iterator[None]:
     yield
-    left = live_processes()
-    for pid, _ in left:  # clean up so one failure does not cascade, then fail
-        with contextlib.suppress(OSError):
-            os.kill(pid, 9)
-    assert not left, f"processes left behind: {left}"
+    reap_and_assert_none_left(MARKERS)

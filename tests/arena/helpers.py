@@ -8,7 +8,6 @@ process of the agents is left alive.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import jsonschema
 from enoch.arena import TERMINATIONS, GameConfig, GameResult, make_player, play_game
 from enoch.arena.records import pgn_text, read_pgn_games
 from enoch.protocol import schema
+from tests.processes import group_alive
 
 AGENTS = Path(__file__).parent / "agents"
 SCRIPT = AGENTS / "scripted.py"
@@ -31,39 +31,6 @@ def exec_agent(plan: dict[str, Any] | None = None) -> str:
 
 def jsonl_agent(plan: dict[str, Any] | None = None) -> str:
     return f"jsonl:{sys.executable} {SCRIPT} --jsonl '{json.dumps(plan or {})}'"
-
-
-def live_processes(markers: tuple[str, ...] = MARKERS) -> list[tuple[int, str]]:
-    """Non-zombie processes whose command line contains a marker of our test agents."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-            with open(f"/proc/{entry}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state != "Z" and any(m in cmd for m in markers):
-            found.append((int(entry), cmd))
-    return found
-
-
-def group_alive(pgid: int) -> bool:
-    """Whether any non-zombie process is in process group ``pgid``."""
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            return True
-    return False
 
 
 def pgids_of(player: Any) -> list[int]:

@@ -9,7 +9,8 @@ import pytest
 
 from enoch.arena import GameConfig, make_player, play_game
 from enoch.arena.transport import Limits
-from tests.arena.helpers import exec_agent, jsonl_agent, live_processes, pgids_of, run
+from tests.arena.helpers import MARKERS, exec_agent, jsonl_agent, pgids_of, run
+from tests.processes import live_processes
 
 PROMO_FEN = "8/P6k/8/8/8/8/8/K7 w - - 0 1"
 AGENTS = {"exec": exec_agent, "jsonl": jsonl_agent}
@@ -159,7 +160,7 @@ def test_child_that_keeps_the_pipe_open() -> None:
     )
     assert (r.termination, r.plies) == ("resignation", 3)
     assert time.monotonic() - t0 < 8
-    assert not live_processes()
+    assert not live_processes(MARKERS)
 
 
 def test_jsonl_agent_writing_two_lines_is_out_of_step() -> None:

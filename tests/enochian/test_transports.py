@@ -4,10 +4,8 @@ no process is left behind (the arena tests' checks, on the Enochian scripted age
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
-import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -18,6 +16,7 @@ from typing import Any
 import jsonschema
 import pytest
 from helpers import pos
+from tests.processes import group_alive, reap_and_assert_none_left
 
 from enoch.enochian.agents import GreedyAgent, RandomAgent
 from enoch.enochian.protocol import schema
@@ -40,46 +39,10 @@ def jsonl_agent(plan: dict[str, Any] | None = None) -> str:
     return f"jsonl:{sys.executable} {SCRIPT} --jsonl '{json.dumps(plan or {})}'"
 
 
-def live_processes() -> list[tuple[int, str]]:
-    """Non-zombie processes whose command line names our scripted agent (or its child)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-            with open(f"/proc/{entry}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state != "Z" and any(m in cmd for m in MARKERS):
-            found.append((int(entry), cmd))
-    return found
-
-
-def group_alive(pgid: int) -> bool:
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            return True
-    return False
-
-
 @pytest.fixture(autouse=True)
 def no_leftover_processes() -> Iterator[None]:
     yield
-    left = live_processes()
-    for pid, _ in left:  # clean up so one failure does not cascade, then fail
-        with contextlib.suppress(OSError):
-            os.kill(pid, 9)
-    assert not left, f"processes left behind: {left}"
+    reap_and_assert_none_left(MARKERS)
 
 
 def run(agents: list[Any], **kw: Any) -> tuple[GameResult, list[dict[str, Any]]]:
@@ -106,6 +69,7 @@ def rooks() -> Any:
 
 # --- complete games -----------------------------------------------------------------------
 
+
 def test_exec_agents_play_a_complete_four_player_game() -> None:
     res, events = run([exec_agent() for _ in range(4)], state=rooks(), players=4)
     assert res.termination == "bare_kings" and res.winner is None and res.plies == 10
@@ -115,8 +79,7 @@ def test_exec_agents_play_a_complete_four_player_game() -> None:
 
 
 def test_jsonl_agents_play_a_complete_four_player_game_from_an_array() -> None:
-    res, events = run([jsonl_agent() for _ in range(4)], array="air_of_air", players=4,
-                      movetime=10)
+    res, events = run([jsonl_agent() for _ in range(4)], array="air_of_air", players=4, movetime=10)
     assert res.termination == "kings_captured" and res.winner == "passives"
     assert res.plies == 42  # the scripted agent is deterministic
     assert all(e["state"]["move_time_limit"] == 10 for e in events if e["type"] == "state")
@@ -124,10 +87,10 @@ def test_jsonl_agents_play_a_complete_four_player_game_from_an_array() -> None:
 
 
 def test_mixed_transports_two_players() -> None:
-    res, _ = run([jsonl_agent(), "builtin:enochian-greedy?seed=2"], array="fire_of_fire",
-                 max_plies=60)
-    assert res.termination not in ("crash", "timeout", "invalid_answer", "oversize",
-                                   "illegal_move")
+    res, _ = run(
+        [jsonl_agent(), "builtin:enochian-greedy?seed=2"], array="fire_of_fire", max_plies=60
+    )
+    assert res.termination not in ("crash", "timeout", "invalid_answer", "oversize", "illegal_move")
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -139,8 +102,11 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_response(500)
             self.end_headers()
             return
-        answer = (b"not json" if self.path == "/garbage"
-                  else json.dumps(self.agent.answer(json.loads(body))).encode())
+        answer = (
+            b"not json"
+            if self.path == "/garbage"
+            else json.dumps(self.agent.answer(json.loads(body))).encode()
+        )
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(answer)))
@@ -164,8 +130,12 @@ def server() -> Iterator[str]:
 
 
 def test_http_agents_play_a_complete_four_player_game(server: str) -> None:
-    res, events = run([server + "/move", "random?seed=1", server + "/move", "random?seed=2"],
-                      array="earth_of_air", players=4, max_plies=120)
+    res, events = run(
+        [server + "/move", "random?seed=1", server + "/move", "random?seed=2"],
+        array="earth_of_air",
+        players=4,
+        max_plies=120,
+    )
     assert res.termination not in ("crash", "timeout", "invalid_answer", "illegal_move")
     assert any(e["type"] == "answer" and e["player"] == 0 for e in events)
 
@@ -181,14 +151,18 @@ def test_http_error_and_garbage_forfeit(server: str) -> None:
 
 # --- forfeits -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("make", [exec_agent, jsonl_agent])
-@pytest.mark.parametrize(("step", "termination"), [
-    ({"do": "crash"}, "crash"),
-    ({"raw": "e2e4 please"}, "invalid_answer"),
-    ({"raw": '{"from": "a1"}'}, "invalid_answer"),
-    ({"do": "giant"}, "oversize"),
-    ({"do": "illegal"}, "illegal_move"),
-])
+@pytest.mark.parametrize(
+    ("step", "termination"),
+    [
+        ({"do": "crash"}, "crash"),
+        ({"raw": "e2e4 please"}, "invalid_answer"),
+        ({"raw": '{"from": "a1"}'}, "invalid_answer"),
+        ({"do": "giant"}, "oversize"),
+        ({"do": "illegal"}, "illegal_move"),
+    ],
+)
 def test_forfeits_over_processes(make: Any, step: dict[str, Any], termination: str) -> None:
     # earth_of_fire: fire moves first; the scripted agent fails at ply 2 (fire's second turn
     # with two players), so the passives win
@@ -204,15 +178,15 @@ def test_forfeits_over_processes(make: Any, step: dict[str, Any], termination: s
 @pytest.mark.parametrize("make", [exec_agent, jsonl_agent])
 def test_hang_past_the_limit_is_a_timeout(make: Any) -> None:
     # the other side is in-process (answers in milliseconds); the limit is generous
-    res, events = run(["random", make({"1": {"do": "hang"}})], array="earth_of_fire",
-                      movetime=1.5)
+    res, events = run(["random", make({"1": {"do": "hang"}})], array="earth_of_fire", movetime=1.5)
     assert (res.termination, res.winner, res.plies) == ("timeout", "actives", 1)
     assert [e["kind"] for e in events if e["type"] == "answer" and "error" in e] == ["timeout"]
 
 
 def test_grandchild_is_killed_with_its_group() -> None:
-    res, _ = run([exec_agent({"0": {"do": "grandchild"}}), jsonl_agent()],
-                 array="earth_of_fire", max_plies=3)
+    res, _ = run(
+        [exec_agent({"0": {"do": "grandchild"}}), jsonl_agent()], array="earth_of_fire", max_plies=3
+    )
     assert res.termination == "move_limit"
 
 
@@ -234,11 +208,19 @@ def test_bad_agent_names() -> None:
 
 # --- matches ------------------------------------------------------------------------------
 
+
 def test_four_agent_match_rotates_seats_and_arrays() -> None:
     results, log = io.StringIO(), io.StringIO()
     names = ["random?seed=1", "random?seed=2", "greedy?seed=3", jsonl_agent()]
-    points = play_match(lambda: list(names), 4, ["air_of_air", "fire_of_water"], players=4,
-                        max_plies=40, results=results, log=log)
+    points = play_match(
+        lambda: list(names),
+        4,
+        ["air_of_air", "fire_of_water"],
+        players=4,
+        max_plies=40,
+        results=results,
+        log=log,
+    )
     lines = [json.loads(x) for x in results.getvalue().splitlines()]
     assert [x["array"] for x in lines] == ["air_of_air"] * 4
     seats = [x["seats"] for x in lines]
