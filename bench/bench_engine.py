@@ -59,21 +59,28 @@ def fens() -> list[str]:
     return out
 
 
-def enoch_nps(positions: list[str], movetime: float, depth: int | None = None) -> tuple[int, float]:
+def enoch_nps(
+    positions: list[str], movetime: float, depth: int | None = None
+) -> tuple[int, float, float]:
+    """Total nodes, wall-clock seconds and CPU seconds of this process (less sensitive to
+    other jobs on the machine than the wall clock, though not immune)."""
     sys.path.insert(0, os.environ.get("ENOCH_SRC", str(ROOT / "src")))
     from enoch.engine.search import Limits, Searcher
     from enoch.rules import Position
 
     nodes = 0
     spent = 0.0
+    cpu = 0.0
     for fen in positions:
         searcher = Searcher(64)
         t0 = time.perf_counter()
+        c0 = time.process_time()
         limits = Limits(depth=depth) if depth else Limits(movetime=movetime)
         r = searcher.think(Position.from_fen(fen), limits, overhead=0.0)
         spent += time.perf_counter() - t0
+        cpu += time.process_time() - c0
         nodes += r.nodes
-    return nodes, spent
+    return nodes, spent, cpu
 
 
 def main() -> int:
@@ -83,11 +90,11 @@ def main() -> int:
     ap.add_argument("--sunfish-python", help="python of a venv with `pip install sunfish`")
     args = ap.parse_args()
     positions = fens()
-    n, t = enoch_nps(positions, args.movetime, args.depth)
+    n, t, cpu = enoch_nps(positions, args.movetime, args.depth)
     what = f"depth {args.depth}" if args.depth else f"{args.movetime} s each"
     print(
         f"enoch   : {n:>9} nodes in {t:6.2f} s = {n / t:8.0f} nps "
-        f"({len(positions)} positions, {what})"
+        f"({len(positions)} positions, {what}); CPU {cpu:.2f} s = {n / cpu:.0f} nodes/CPU-s"
     )
     if args.sunfish_python and not args.depth:
         out = subprocess.run(

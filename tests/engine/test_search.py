@@ -212,3 +212,79 @@ def test_capture_generator_matches_legal_captures() -> None:
             or mv.promotion == chess.QUEEN
         }
         assert ours == want, board.fen()
+
+
+def _random_positions(seed: int, count: int) -> list[chess.Board]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = chess.Board()
+        for _ in range(rng.randrange(6, 70)):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over():
+                break
+            board.push(rng.choice(moves))
+        if not board.is_game_over():
+            out.append(board)
+    return out
+
+
+def test_direct_check_squares_before_make() -> None:
+    """The pre-``make`` check test of the pruning: a plain move onto one of the squares says
+    'check' exactly when the moved man itself checks after the move (discovered checks are
+    deliberately not seen)."""
+    from enoch.engine.search import _check_squares
+
+    for board in _random_positions(21, 40):
+        pos = Position.from_fen(board.fen())
+        us = pos.turn
+        chk = _check_squares(pos, us)
+        for m in pos.legal_moves():
+            if m >= 4096 or pos.board[(m >> 6) & 63]:
+                continue  # only plain quiet moves are pruned
+            fr, to = m & 63, (m >> 6) & 63
+            piece = pos.board[fr]
+            pos.make(m)
+            ksq = pos.kings[pos.turn]
+            direct = bool(pos.attackers(us, ksq, pos.occ[0] | pos.occ[1]) & (1 << to))
+            pos.unmake()
+            assert bool(chk[piece & 7] & (1 << to)) == direct, (board.fen(), move_uci(m))
+
+
+def test_pinned_capture_is_never_played() -> None:
+    """Stage 1 of the search tries pseudo-legal captures; one by a pinned man (here the bishop
+    on e2, pinned by the rook on e8, could take the queen on d3) must be rejected after make."""
+    pos = Position.from_fen("4r2k/8/8/8/8/3q4/4B3/4K3 w - - 0 1")
+    for depth in range(1, 6):
+        r = Searcher(1).think(pos, Limits(depth=depth))
+        assert r.move in pos.legal_moves()
+        assert move_uci(r.move) != "e2d3"
+
+
+def test_search_result_is_legal_on_random_positions() -> None:
+    for board in _random_positions(5, 25):
+        pos = Position.from_fen(board.fen())
+        fen = pos.fen()
+        r = Searcher(1).think(pos, Limits(depth=3))
+        assert r.move in pos.legal_moves(), fen
+        assert pos.fen() == fen
+
+
+def test_evaluation_cache_is_dropped_when_weights_change() -> None:
+    from enoch.engine import evaluate as ev
+    from enoch.engine import tables
+
+    pos = Position.from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R1BQ1RK1 w - - 0 9")
+    s = Searcher(1)
+    s.think(pos, Limits(depth=2))
+    assert s.ecache
+    saved = tables.WEIGHTS["bishop_pair"]
+    try:
+        tables.WEIGHTS["bishop_pair"] = (saved[0] + 100, saved[1] + 100)
+        ev.configure()
+        before = len(s.ecache)
+        s.think(pos, Limits(depth=1))
+        assert len(s.ecache) < before  # emptied at the start of the search
+    finally:
+        tables.WEIGHTS["bishop_pair"] = saved
+        ev.configure()

@@ -691,7 +691,7 @@ class Searcher:
         best = stand
         them = us ^ 1
         kings = pos.kings
-        for m in captures(pos):
+        for m in captures(pos, alpha - stand - 199):
             fr = m & 63
             to = (m >> 6) & 63
             piece = board[fr]

@@ -21,10 +21,17 @@ _RANK_1_8 = 0xFF | (0xFF << 56)
 _QUEEN_PROMO = 5 << 12
 
 
-def captures(pos: Position) -> list[int]:
+_RANK_7 = (0xFF << 48, 0xFF00)
+
+
+def captures(pos: Position, min_victim: int = 0) -> list[int]:
     """Pseudo-legal captures (and pawn pushes to the last rank, as queen promotions), most
     valuable victim first and, per victim, least valuable attacker first. En passant is left
-    out. Each move may leave the mover's king in check: the caller tests after ``make``."""
+    out. Each move may leave the mover's king in check: the caller tests after ``make``.
+
+    ``min_victim`` (quiescence's delta pruning): captures of men worth less (``SEE_VALUE``)
+    are left out, unless a pawn of ours stands on its seventh rank (a capture that promotes
+    is worth more than its victim)."""
     out: list[int] = []
     append = out.append
     us = pos.turn
@@ -40,7 +47,11 @@ def captures(pos: Position) -> list[int]:
     queens = bb[ub | 5]
     king = bb[ub | 6]
     pawn_from = PAWN_ATTACKS[them]
+    if pawns & _RANK_7[us]:
+        min_victim = 0
     for vt in (5, 4, 3, 2, 1):
+        if SEE_VALUE[vt] < min_victim:
+            break
         targets = bb[tb | vt]
         while targets:
             tbit = targets & -targets
