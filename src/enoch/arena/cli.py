@@ -244,12 +244,12 @@ def _play(args: argparse.Namespace) -> int:
             markup=False,
         )
         console.print(f"answer: {shown.strip()[:200]}", markup=False)
-        console.print(_board_text(board), markup=False)
+        console.print(_board(board, console.is_terminal, move))
 
     log = JsonlWriter(args.log, mode="w") if args.log else None
     if not args.quiet:
         console.print(f"{white} (white) vs {black} (black)", markup=False)
-        console.print(_board_text(board), markup=False)
+        console.print(_board(board, console.is_terminal))
     try:
         result = play_game(
             white,
@@ -290,6 +290,38 @@ def _compact(raw: Any, ref: Any) -> str:
 
         return json.dumps(move_answer(raw))
     return json.dumps(raw)
+
+
+_GLYPHS = {"p": "♟", "n": "♞", "b": "♝", "r": "♜", "q": "♛", "k": "♚"}
+
+
+def _board(board: Any, colour: bool, last: Any = None) -> Any:
+    """The board as people see one: men on light and dark squares, the last move's squares
+    marked, when the output is a terminal; the plain text board otherwise (pipes, logs)."""
+    from rich.text import Text
+
+    if not colour:
+        return Text(_board_text(board))
+    marked = {last.from_square, last.to_square} if last is not None else set()
+    text = Text()
+    for rank in range(7, -1, -1):
+        text.append(f" {rank + 1} ", style="dim")
+        for file in range(8):
+            sq = rank * 8 + file
+            light = (rank + file) % 2 == 1
+            if sq in marked:
+                bg = "#cdd26a" if light else "#aaa23a"
+            else:
+                bg = "#f0d9b5" if light else "#b58863"
+            piece = board.piece_at(sq)
+            if piece is None:
+                text.append("   ", style=f"on {bg}")
+            else:
+                fg = "bold #ffffff" if piece.color else "bold #000000"
+                text.append(f" {_GLYPHS[piece.symbol().lower()]} ", style=f"{fg} on {bg}")
+        text.append("\n")
+    text.append("    a  b  c  d  e  f  g  h", style="dim")
+    return text
 
 
 def _board_text(board: Any) -> str:
