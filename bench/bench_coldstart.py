@@ -25,8 +25,20 @@ def main() -> None:
     args = parser.parse_args()
     state = json.dumps(state_from_fen(KIWIPETE)).encode()
     commands = {
-        "enoch agent (console script)": [shutil.which("enoch") or "enoch", "agent"],
-        "python -m enoch agent": [sys.executable, "-m", "enoch", "agent"],
+        "enoch agent --agent builtin:random": [
+            shutil.which("enoch") or "enoch",
+            "agent",
+            "--agent",
+            "builtin:random",
+        ],
+        "python -m enoch agent (random)": [
+            sys.executable,
+            "-m",
+            "enoch",
+            "agent",
+            "--agent",
+            "builtin:random",
+        ],
         "python -c pass (interpreter floor)": [sys.executable, "-c", "pass"],
     }
     for label, cmd in commands.items():

@@ -15,10 +15,10 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--agent",
-        default="builtin:random",
+        default="builtin:engine",
         metavar="NAME",
-        help="builtin:random, builtin:greedy, ... with options as builtin:NAME?opt=val "
-        "(default: %(default)s)",
+        help="builtin:engine, builtin:microchess, builtin:greedy, builtin:random, with options "
+        "as builtin:NAME?opt=val (default: %(default)s, enoch's search engine)",
     )
     p.add_argument(
         "--movetime", type=float, metavar="S", help="seconds per move, for agents that think"
