@@ -219,7 +219,7 @@ def _play(args: argparse.Namespace) -> int:
 
     from enoch.enochian.geometry import ARMY_INDEX, ARMY_NAMES, SQUARE_INDEX
     from enoch.enochian.referee import play_game
-    from enoch.enochian.render import board_text, status_line
+    from enoch.enochian.render import board_text, last_action, status_line
     from enoch.enochian.state import Divination, new_game
     from enoch.errors import InputError
 
@@ -251,7 +251,7 @@ def _play(args: argparse.Namespace) -> int:
     def show(s: Any) -> None:
         if not args.quiet and human_seat < 0:
             console.print(board_text(s))
-        console.print(f"{s.log[-1]} | {status_line(s)}" if s.log else status_line(s))
+        console.print(f"{last_action(s.log[-1])} | {status_line(s)}" if s.log else status_line(s))
 
     log = _open(args.log)
     record = _open(args.record)

@@ -49,8 +49,21 @@ def status_line(st: State) -> str:
     if st.verdict:
         parts.append(f"divination: {st.verdict}")
     if st.outcome:
-        parts.append(f"over: {st.outcome.as_dict()}")
+        o = st.outcome.as_dict()
+        # Teams have plural names (actives, passives): "passives win"; a draw has no winner.
+        verdict = f"{o['winner']} win" if o.get("winner") else "drawn"
+        parts.append(f"game over: {verdict} ({o.get('reason')})")
     return " | ".join(parts)
 
 
-__all__ = ["SQUARE_NAMES", "board_text", "status_line"]
+def last_action(entry: object) -> str:
+    """One line for the last logged action (``{'army': 'air', 'move': 'Ra7xa5'}`` ->
+    ``air: Ra7xa5``), whatever extra keys the log entry carries."""
+    if isinstance(entry, dict):
+        army = entry.get("army", "?")
+        rest = [str(v) for k, v in entry.items() if k != "army"]
+        return f"{army}: {' '.join(rest)}"
+    return str(entry)
+
+
+__all__ = ["SQUARE_NAMES", "board_text", "last_action", "status_line"]
