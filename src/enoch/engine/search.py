@@ -676,8 +676,19 @@ class Searcher:
                         if s >= beta:
                             return s
             return best
-        ecache = self.ecache
         key = pos.key
+        # A main-search entry of this position (any depth beats quiescence's) may decide it.
+        entry = self.tt[key & self.tt_mask]
+        if entry is not None and entry[0] == key:
+            s = entry[3]
+            if s > MATE_BOUND:
+                s -= ply
+            elif s < -MATE_BOUND:
+                s += ply
+            f = entry[2]
+            if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
+                return s
+        ecache = self.ecache
         cached = ecache.get(key)
         if cached is None:
             if len(ecache) >= ECACHE_SIZE:
