@@ -7,7 +7,8 @@ Usage::
         --a "enoch uci" --b /usr/games/stockfish --b-option UCI_LimitStrength=true \\
         --b-option UCI_Elo=1800
 
-Openings: the shipped suite (``enoch.openings``), each played with both colours. Prints
+Openings: the shipped suite (``enoch.openings``), each played with both colours (game ``g`` plays
+opening ``g // 2``; ``--first`` continues a run with the next openings). Prints
 W/D/L from A's side, the score and the Elo difference with a 95% interval (the arena's
 statistics). A game over 300 plies is adjudicated a draw.
 """
@@ -43,6 +44,9 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--tc", default="10+0.1", help="base+increment in seconds")
     ap.add_argument("--pgn", help="append the games to this PGN file")
+    ap.add_argument(
+        "--first", type=int, default=0, help="number of the first game (skips openings)"
+    )
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
     from enoch.arena.stats import Score
@@ -57,7 +61,7 @@ def main() -> int:
     try:
         a.configure(_options(args.a_option))
         b.configure(_options(args.b_option))
-        for g in range(args.games):
+        for g in range(args.first, args.first + args.games):
             opening = openings[(g // 2) % len(openings)]
             board = chess.Board(opening.start_fen)
             for m in opening.moves:
@@ -98,6 +102,13 @@ def main() -> int:
                 game = chess.pgn.Game.from_board(board)
                 game.headers["White"] = args.a if a_white else args.b
                 game.headers["Black"] = args.b if a_white else args.a
+                # Draws by claim (threefold, fifty moves) and time losses are not in the board's
+                # own result: write the scored one.
+                game.headers["Result"] = (
+                    "1/2-1/2" if winner is None else "1-0" if winner == chess.WHITE else "0-1"
+                )
+                if outcome is None and winner is not None:
+                    game.headers["Termination"] = "time forfeit"
                 with open(args.pgn, "a") as fh:
                     print(game, file=fh, end="\n\n")
     finally:
