@@ -574,36 +574,22 @@ class Position:
             to = b.bit_length() - 1
             append((to - d2) | to << 6 | DOUBLE_FLAG)
             two ^= b
-        pp = pawns & pinned
-        while pp:
-            b = pp & -pp
-            fr = b.bit_length() - 1
-            pp ^= b
-            line = line_k[fr]
-            t = PAWN_ATTACKS[us][fr] & occ_them & target & line
-            to1 = fr + d1
-            if not (occ >> to1) & 1 and (1 << to1) & line:
-                t |= (1 << to1) & target
-                to2 = fr + d2
-                if (
-                    (b & (0xFF00 if us == WHITE else 0xFF << 48))
-                    and not (occ >> to2) & 1
-                    and (1 << to2) & target
-                ):
-                    append(fr | to2 << 6 | DOUBLE_FLAG)
-            while t:
-                tb_ = t & -t
-                to = tb_.bit_length() - 1
-                t ^= tb_
-                m = fr | to << 6
-                if tb_ & promo_rank:
-                    append(m | _PROMO_Q)
-                    append(m | _PROMO_R)
-                    append(m | _PROMO_B)
-                    append(m | _PROMO_N)
-                else:
-                    append(m)
-
+        if pawns & pinned:
+            for fr, t, double in self._pinned_pawns(pawns & pinned, target, d1):
+                if double:
+                    append(double)
+                while t:
+                    tb_ = t & -t
+                    to = tb_.bit_length() - 1
+                    t ^= tb_
+                    m = fr | to << 6
+                    if tb_ & promo_rank:
+                        append(m | _PROMO_Q)
+                        append(m | _PROMO_R)
+                        append(m | _PROMO_B)
+                        append(m | _PROMO_N)
+                    else:
+                        append(m)
         ep = self.ep
         if ep >= 0:
             t = PAWN_ATTACKS[them][ep] & pawns
@@ -614,6 +600,33 @@ class Position:
                 if self._ep_is_legal(fr, ep):
                     append(fr | ep << 6 | EP_FLAG)
         return moves
+
+    def _pinned_pawns(
+        self, pinned_pawns: int, target: int, step: int
+    ) -> list[tuple[int, int, int]]:
+        """For each pinned pawn of the side to move: (from square, single-step and capture
+        destinations along its pin line and within ``target``, the double-step move or 0)."""
+        us = self.turn
+        occ_them = self.occ[us ^ 1]
+        occ = self.occ[us] | occ_them
+        line_k = LINE[self.kings[us]]
+        start_rank = 0xFF00 if us == WHITE else 0xFF << 48
+        out = []
+        while pinned_pawns:
+            b = pinned_pawns & -pinned_pawns
+            fr = b.bit_length() - 1
+            pinned_pawns ^= b
+            line = line_k[fr]
+            t = PAWN_ATTACKS[us][fr] & occ_them & target & line
+            double = 0
+            to1 = fr + step
+            if not (occ >> to1) & 1 and (1 << to1) & line:
+                t |= (1 << to1) & target
+                to2 = to1 + step
+                if b & start_rank and not (occ >> to2) & 1 and (1 << to2) & target:
+                    double = fr | to2 << 6 | DOUBLE_FLAG
+            out.append((fr, t, double))
+        return out
 
     def _any_attacked(self, colour: int, a: int, b: int, occ: int) -> bool:
         return bool(self.attackers(colour, a, occ) or self.attackers(colour, b, occ))
@@ -677,7 +690,7 @@ class Position:
                 ((free & NOT_FILE_H) << 9) & occ_them & target,
             )
             promo_rank = RANK_8
-            d1, d2 = 8, 16
+            d1 = 8
         else:
             one = (free >> 8) & empty
             two = ((one & RANK_6) >> 8) & empty & target
@@ -687,28 +700,13 @@ class Position:
                 ((free & NOT_FILE_H) >> 7) & occ_them & target,
             )
             promo_rank = RANK_1
-            d1, d2 = -8, -16
+            d1 = -8
         for t in (one, caps[0], caps[1]):
             n += t.bit_count() + 3 * (t & promo_rank).bit_count()
         n += two.bit_count()
-        pp = pawns & pinned
-        while pp:
-            b = pp & -pp
-            fr = b.bit_length() - 1
-            pp ^= b
-            line = line_k[fr]
-            t = PAWN_ATTACKS[us][fr] & occ_them & target & line
-            to1 = fr + d1
-            if not (occ >> to1) & 1 and (1 << to1) & line:
-                t |= (1 << to1) & target
-                to2 = fr + d2
-                if (
-                    (b & (0xFF00 if us == WHITE else 0xFF << 48))
-                    and not (occ >> to2) & 1
-                    and (1 << to2) & target
-                ):
-                    n += 1
-            n += t.bit_count() + 3 * (t & promo_rank).bit_count()
+        if pawns & pinned:
+            for _, t, double in self._pinned_pawns(pawns & pinned, target, d1):
+                n += (double != 0) + t.bit_count() + 3 * (t & promo_rank).bit_count()
         ep = self.ep
         if ep >= 0:
             t = PAWN_ATTACKS[them][ep] & pawns
