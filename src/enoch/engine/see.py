@@ -46,6 +46,8 @@ def captures(pos: Position, min_victim: int = 0) -> list[int]:
     rooks = bb[ub | 4]
     queens = bb[ub | 5]
     king = bb[ub | 6]
+    bq = bishops | queens
+    rq = rooks | queens
     pawn_from = PAWN_ATTACKS[them]
     if pawns & _RANK_7[us]:
         min_victim = 0
@@ -70,13 +72,18 @@ def captures(pos: Position, min_victim: int = 0) -> list[int]:
                 b = a & -a
                 a ^= b
                 append((b.bit_length() - 1) | to6)
-            diag = DIAG_ATTACKS[sq][occ & DIAG_MASKS[sq]]
+            # Slider attacks are looked up only for the kinds of sliders we have.
+            diag = DIAG_ATTACKS[sq][occ & DIAG_MASKS[sq]] if bq else 0
             a = diag & bishops
             while a:
                 b = a & -a
                 a ^= b
                 append((b.bit_length() - 1) | to6)
-            orth = FILE_ATTACKS[sq][occ & FILE_MASKS[sq]] | RANK_ATTACKS[sq][occ & RANK_MASKS[sq]]
+            orth = (
+                FILE_ATTACKS[sq][occ & FILE_MASKS[sq]] | RANK_ATTACKS[sq][occ & RANK_MASKS[sq]]
+                if rq
+                else 0
+            )
             a = orth & rooks
             while a:
                 b = a & -a
