@@ -195,3 +195,24 @@ def test_cli_bad_input_is_exit_2(argv: list[str], capsys: pytest.CaptureFixture[
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("enoch: error:") and err.count("\n") == 1
+
+
+def test_parallel_schedule_stops_and_cancels_queued_games(tmp_path: Path) -> None:
+    """With workers, a stop keeps the games already playing (they count) and cancels the
+    queued ones: far fewer than the schedule are played, and every one is recorded once."""
+    from enoch.arena.match import ScheduledGame, run_schedule
+
+    schedule = [ScheduledGame(i + 1, i % 2, 1 - i % 2, Opening("start")) for i in range(60)]
+    results = tmp_path / "results.jsonl"
+    outcome = run_schedule(
+        ["builtin:random", "builtin:greedy"],
+        schedule,
+        concurrency=2,
+        results=results,
+        on_result=lambda outcome, game, result: True,
+    )
+    played = [game.index for game, _ in outcome.games]
+    assert 1 <= len(played) <= 4  # at most two playing and two queued when the stop came
+    assert len(set(played)) == len(played)
+    lines = results.read_text().splitlines()
+    assert len(lines) == len(played)

@@ -50,16 +50,21 @@ class BuiltinAgent:
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
         parsed = parse_state(state)
-        return self.answer_position(parsed.position, draw_offer=parsed.draw_offer)
+        result = self.answer_position(parsed.position, draw_offer=parsed.draw_offer)
+        return move_answer(result) if isinstance(result, int) else result
 
-    def answer_position(self, pos: Position, **fields: Any) -> dict[str, Any]:
-        """The answer without the JSON round trip, for in-process referees: ``pos`` is a
-        position with its key history loaded (the referee passes a copy), ``fields`` the
-        state's optional fields. ``answer`` is exactly parse + this."""
+    def answer_position(
+        self, pos: Position, *, legal_moves: list[Move] | None = None, **fields: Any
+    ) -> dict[str, Any] | Move:
+        """The answer without the JSON round trip, for in-process referees: ``pos`` has its key
+        history loaded (the referee passes a copy), ``legal_moves`` may hand over the legal
+        moves the referee already generated, ``fields`` are the state's optional fields.
+        Returns an action object or a move as an int (the referee checks it against its own
+        legal moves). ``answer`` is exactly parse + this."""
         claim = claim_for(pos)
         if claim is not None:
             return claim
-        moves = pos.legal_moves()
+        moves = legal_moves if legal_moves is not None else pos.legal_moves()
         if not moves:
             raise ProtocolError(
                 "the position has no legal move (the game is over): nothing to answer"
@@ -67,7 +72,7 @@ class BuiltinAgent:
         move = self.choose(pos, moves)
         if move not in moves:  # legality is sacred: never print an unverified move
             raise AssertionError(f"builtin:{self.name} chose an illegal move {move}")
-        return move_answer(move)
+        return move
 
     def choose(self, pos: Position, moves: list[Move]) -> Move:
         raise NotImplementedError

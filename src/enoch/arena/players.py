@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from enoch.agents.simple import BuiltinAgent
 from enoch.arena.transport import Limits, Transport, make_transport
 from enoch.errors import AgentError, InputError
 from enoch.protocol import make_state
@@ -97,10 +98,17 @@ class ObjectPlayer(Player):
         self.agent = agent
         self._fast = getattr(agent, "answer_position", None)
         self.needs_state = self._fast is None
+        # enoch's own agents accept the referee's legal moves instead of generating them again.
+        self._hand_legal = isinstance(agent, BuiltinAgent)
 
     def ask(self, turn: Turn) -> Raw:
         if self._fast is not None:
-            result: Raw = self._fast(turn.position.copy(), **turn.fields)
+            if self._hand_legal:
+                result: Raw = self._fast(
+                    turn.position.copy(), legal_moves=list(turn.legal), **turn.fields
+                )
+            else:
+                result = self._fast(turn.position.copy(), **turn.fields)
             return result
         answer: Raw = self.agent.answer(turn.state())
         return answer
