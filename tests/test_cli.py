@@ -110,3 +110,26 @@ def test_game_over_state_is_an_input_error() -> None:
     mated = state_from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 60")
     result = run(["agent"], json.dumps(mated))
     assert result.returncode == 2 and "no legal move" in result.stderr
+
+
+def test_agent_cold_path_imports_only_what_it_needs() -> None:
+    """``enoch agent --agent builtin:random`` must start fast (issue: < 150 ms cold), so it may
+    not import the arena, the engine, MicroChess or Enochian chess. Checked by module list,
+    not by a clock: deterministic on any machine."""
+    code = (
+        "import sys, io, json\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+        "from enoch.cli import main\n"
+        "main(['agent', '--agent', 'builtin:random'])\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('enoch'))))\n"
+    )
+    state = json.dumps(state_from_fen(chess.STARTING_FEN))
+    result = subprocess.run(
+        [sys.executable, "-c", code, state], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    modules = json.loads(result.stdout.strip().splitlines()[-1])
+    parts = ("arena", "engine", "microchess", "enochian")
+    heavy = [m for m in modules if m.count(".") and m.split(".")[1] in parts]
+    # Registering the subcommands imports each part's small ``cli`` module, nothing more.
+    assert all(m.endswith(".cli") or m.count(".") == 1 for m in heavy), heavy

@@ -6,9 +6,36 @@ Public surface: :func:`play_game` (one game, any two agents), :class:`GameConfig
 :mod:`enoch.arena.transport` know nothing of chess and serve the Enochian referee as well.
 """
 
-from enoch.arena.clock import TimeControl
-from enoch.arena.players import Player, make_player
-from enoch.arena.referee import TERMINATIONS, GameConfig, GameResult, Referee, play_game
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from enoch.arena.clock import TimeControl
+    from enoch.arena.players import Player, make_player
+    from enoch.arena.referee import TERMINATIONS, GameConfig, GameResult, Referee, play_game
+
+# Imported on first use (PEP 562), so that importing a submodule such as the
+# part's ``cli`` does not pay for the whole part: ``enoch`` must start fast.
+_LAZY = {
+    "GameConfig": "enoch.arena.referee",
+    "GameResult": "enoch.arena.referee",
+    "Player": "enoch.arena.players",
+    "Referee": "enoch.arena.referee",
+    "TERMINATIONS": "enoch.arena.referee",
+    "TimeControl": "enoch.arena.clock",
+    "make_player": "enoch.arena.players",
+    "play_game": "enoch.arena.referee",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "TERMINATIONS",
