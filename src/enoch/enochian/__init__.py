@@ -7,16 +7,16 @@ referee (:func:`play_game`, :func:`play_match`). Details in ``docs/enochian.md``
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from enoch._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from enoch.enochian.referee import GameResult, play_game, play_match
     from enoch.enochian.spec import ArraySpec, RuleOptions, available_arrays, find_array
     from enoch.enochian.state import Outcome, State, new_game
 
-# Imported on first use (PEP 562), so that importing a submodule such as the
-# part's ``cli`` does not pay for the whole part: ``enoch`` must start fast.
+# Imported on first use (see enoch._lazy): the part's cli must not pay for the whole part.
 _LAZY = {
     "ArraySpec": "enoch.enochian.spec",
     "GameResult": "enoch.enochian.referee",
@@ -31,12 +31,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 __all__ = [
     "ArraySpec",
