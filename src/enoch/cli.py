@@ -18,12 +18,12 @@ from collections.abc import Sequence
 
 # One line per part that has commands. Order is the order of ``enoch --help``.
 _PARTS = [
+    "enoch.arena.cli",  # play (the main job), match, tournament
     "enoch.agents.cli",
+    "enoch.engine.cli",
     "enoch.protocol.cli",
     "enoch.rules.cli",
     "enoch.microchess.cli",
-    "enoch.arena.cli",
-    "enoch.engine.cli",
     "enoch.enochian.cli",
 ]
 
