@@ -110,8 +110,9 @@ def test_referee_endings_agree_with_python_chess(kind: str) -> None:
 @pytest.mark.slow
 def test_referee_oracle_soak() -> None:
     seen: Counter[str] = Counter()
-    for seed in range(0, 2 * 3000, 2):
-        _check_game(("random", "greedy", "shuffler", "wanderer")[seed % 4], seed, seen)
+    kinds = ("random", "greedy", "shuffler", "wanderer")
+    for i in range(3000):
+        _check_game(kinds[i % 4], 2 * i, seen)
     assert {"checkmate", "stalemate", "fivefold_repetition", "seventyfive_moves"} <= set(seen), (
         dict(seen)
     )
