@@ -44,6 +44,20 @@ _TREE_SLOTS = range(1, 8)
 TREE_LEVELS = ("BCAP0", "WCAP1", "BCAP1", "WCAP2", "BCAP2")
 
 
+def slot_moves(slot: int) -> tuple[tuple[int, ...], bool]:
+    """The directions a man in ``slot`` moves in, and whether it slides: slot 0 the king,
+    1 the queen, 2-3 rooks, 4-5 bishops, 6-7 knights (pawns are generated apart)."""
+    if slot == 0:
+        return KING_DIRS, False
+    if slot == 1:
+        return QUEEN_DIRS, True
+    if slot <= 3:
+        return ROOK_DIRS, True
+    if slot <= 5:
+        return BISHOP_DIRS, True
+    return KNIGHT_DIRS, False
+
+
 def to_frame(square: Square, white_to_move: bool) -> int:
     """Ordinary square (a1 = 0) -> the 0x88 frame of the side to move."""
     rank, file = divmod(square, 8)
@@ -196,16 +210,7 @@ class Board:
                     if row != 2:
                         break
                 continue
-            if slot == 0:
-                dirs, slide = KING_DIRS, False
-            elif slot == 1:
-                dirs, slide = QUEEN_DIRS, True
-            elif slot <= 3:
-                dirs, slide = ROOK_DIRS, True
-            elif slot <= 5:
-                dirs, slide = BISHOP_DIRS, True
-            else:
-                dirs, slide = KNIGHT_DIRS, False
+            dirs, slide = slot_moves(slot)
             for d in dirs:
                 step = sign * d
                 to = frm + step
@@ -251,16 +256,7 @@ class Board:
                         if lo <= cap < hi:
                             out.append((idx, frm, to, cap))
                 continue
-            if slot == 0:
-                dirs, slide = KING_DIRS, False
-            elif slot == 1:
-                dirs, slide = QUEEN_DIRS, True
-            elif slot <= 3:
-                dirs, slide = ROOK_DIRS, True
-            elif slot <= 5:
-                dirs, slide = BISHOP_DIRS, True
-            else:
-                dirs, slide = KNIGHT_DIRS, False
+            dirs, slide = slot_moves(slot)
             for d in dirs:
                 to = frm + d
                 while not to & 0x88:
