@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ import pytest
 from enoch.agents.simple import RandomAgent
 from enoch.arena import GameConfig, TimeControl
 from enoch.arena.transport import AgentTimeout, HttpTransport
-from tests.arena.helpers import jsonl_agent, run
+from tests.arena.helpers import AGENTS, jsonl_agent, run
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
 
@@ -183,3 +184,34 @@ def test_builtin_fast_path_plays_the_same_game_as_json() -> None:
     fast, _ = run("builtin:random?seed=11", "builtin:random?seed=12")
     slow, _ = run(ViaJson("11"), ViaJson("12"))
     assert fast.moves == slow.moves and fast.termination == slow.termination
+
+
+def test_uci_spec_options_are_parsed() -> None:
+    from enoch.arena.uci import parse_uci_spec
+
+    assert parse_uci_spec("uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1800") == (
+        "/usr/games/stockfish",
+        {"UCI_LimitStrength": "true", "UCI_Elo": "1800"},
+    )
+    assert parse_uci_spec("uci:sf?Skill+Level=5&Move%20Overhead=30") == (
+        "sf",
+        {"Skill Level": "5", "Move Overhead": "30"},
+    )
+    # A "?" that does not start Name=Value pairs belongs to the command.
+    assert parse_uci_spec("uci:./engine --mode ?x") == ("./engine --mode ?x", {})
+    assert parse_uci_spec("uci:stockfish") == ("stockfish", {})
+
+
+def test_uci_options_reach_the_engine(tmp_path: Any) -> None:
+    log = tmp_path / "options.txt"
+    fake = f"{sys.executable} {AGENTS / 'fake_uci.py'} {log}"
+    r, _ = run(
+        f"uci:{fake}?UCI_LimitStrength=true&Skill+Level=3",
+        "builtin:random?seed=5",
+        config=GameConfig(movetime=0.02),
+    )
+    assert r.plies > 0
+    assert log.read_text().splitlines() == [
+        "setoption name UCI_LimitStrength value true",
+        "setoption name Skill Level value 3",
+    ]

@@ -151,9 +151,10 @@ def make_player(
 
             return ObjectPlayer(label, make_builtin(spec))
         if spec.startswith("uci:"):
-            from enoch.arena.uci import UciPlayer
+            from enoch.arena.uci import UciPlayer, parse_uci_spec
 
-            return UciPlayer(label, spec[4:], limits)
+            cmd, options = parse_uci_spec(spec)
+            return UciPlayer(label, cmd, limits, options)
         if spec.startswith(("exec:", "jsonl:", "http://", "https://")):
             return TransportPlayer(label, make_transport(spec, limits))
         raise InputError(

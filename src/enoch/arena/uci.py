@@ -10,8 +10,10 @@ The engine runs under the same process-group, memory and output limits as every 
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from typing import Any
+from urllib.parse import parse_qsl
 
 from enoch.arena.players import Player, Raw, Turn
 from enoch.arena.transport import (
@@ -25,6 +27,25 @@ from enoch.rules import STARTING_FEN, move_uci
 
 HANDSHAKE_TIMEOUT = 10.0
 _PROMO = {"q": "Q", "r": "R", "b": "B", "n": "N"}
+
+
+_QUERY = re.compile(r"[^\s?=&]+=[^\s?&]*(?:&[^\s?=&]+=[^\s?&]*)*")
+
+
+def parse_uci_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``uci:CMD?Name=Value&...``: the command and the UCI options to set after ``uciok``.
+
+    Why a query string: a match names each player by one string (as ``builtin:NAME?opts``
+    does), and a limited-strength Stockfish (``UCI_LimitStrength``, ``UCI_Elo``) is the usual
+    opponent. Names with spaces are written with ``+`` or ``%20`` (``Skill+Level=5``). A ``?``
+    only starts options when everything after the last one is ``Name=Value`` pairs, so a
+    command that merely contains a ``?`` is left alone.
+    """
+    body = spec[4:] if spec.startswith("uci:") else spec
+    cmd, sep, query = body.rpartition("?")
+    if not sep or not cmd.strip() or not _QUERY.fullmatch(query):
+        return body, {}
+    return cmd, dict(parse_qsl(query, keep_blank_values=True))
 
 
 class UciPlayer(Player):
