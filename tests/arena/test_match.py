@@ -14,6 +14,7 @@ from enoch.arena.match import match_schedule, run_match, run_tournament, tournam
 from enoch.arena.records import read_pgn_games
 from enoch.arena.stats import Score, Sprt, elo_from_score, ratings
 from enoch.cli import main
+from enoch.errors import InputError
 from enoch.openings import Opening, default_suite, load_openings
 
 
@@ -55,6 +56,12 @@ def test_schedules_swap_colours_per_opening() -> None:
     games = match_schedule(6, book)
     assert [(g.white, g.black) for g in games] == [(0, 1), (1, 0)] * 3
     assert games[0].opening == games[1].opening != games[2].opening
+    # A run continued with --first plays exactly the rest of one long run's schedule.
+    whole = [(g.index, g.white, g.opening.name) for g in match_schedule(10, book)]
+    parts = match_schedule(3, book) + match_schedule(7, book, first=3)
+    assert [(g.index, g.white, g.opening.name) for g in parts] == whole
+    with pytest.raises(InputError, match="--first"):
+        match_schedule(2, book, first=-1)
     rr = tournament_schedule(3, 2, book)
     assert len(rr) == 3 * 2 * 2
     gauntlet = tournament_schedule(4, 1, book, gauntlet=True)

@@ -111,6 +111,14 @@ def register(sub: Any) -> None:
     m.add_argument("b", metavar="B", help=AGENT_HELP)
     m.add_argument("--games", type=int, default=10, metavar="N", help="default: %(default)s")
     m.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        metavar="N",
+        help="continue an earlier run of N games: play games N+1 .. N+--games with the "
+        "openings and colours one long run would give them",
+    )
+    m.add_argument(
         "--sprt",
         metavar="SPEC",
         nargs="?",
@@ -393,6 +401,7 @@ def _match(args: argparse.Namespace) -> int:
             args.a,
             args.b,
             games=args.games,
+            first=args.first,
             openings=openings,
             sprt=sprt,
             on_result=on_result,

@@ -75,12 +75,20 @@ def unique_names(agents: Sequence[Any]) -> list[str]:
     return names
 
 
-def match_schedule(games: int, openings: Sequence[Opening]) -> list[ScheduledGame]:
-    """Agent 0 against agent 1: opening ``i // 2``, colours alternating."""
+def match_schedule(
+    games: int, openings: Sequence[Opening], first: int = 0
+) -> list[ScheduledGame]:
+    """Agent 0 against agent 1: opening ``i // 2``, colours alternating.
+
+    ``first`` skips that many games of the schedule, so that a long match can be played in
+    several runs (a 200-game match at 60+0.6 takes hours) with the openings and colours it
+    would have had in one run."""
     if games < 1:
         raise InputError("--games must be at least 1")
+    if first < 0:
+        raise InputError("--first must not be negative")
     out = []
-    for i in range(games):
+    for i in range(first, first + games):
         opening = openings[(i // 2) % len(openings)]
         white, black = (0, 1) if i % 2 == 0 else (1, 0)
         out.append(ScheduledGame(i + 1, white, black, opening))
@@ -219,15 +227,17 @@ def run_match(
     b: Any,
     *,
     games: int = 2,
+    first: int = 0,
     openings: Sequence[Opening] | None = None,
     sprt: Sprt | None = None,
     on_result: Callable[[MatchOutcome, ScheduledGame, GameResult], bool] | None = None,
     **kwargs: Any,
 ) -> MatchOutcome:
     """A match of ``games`` games between ``a`` and ``b`` (see :func:`run_schedule` for the
-    rest). With ``sprt`` the match stops as soon as the test decides."""
+    rest), starting ``first`` games into the schedule. With ``sprt`` the match stops as soon as
+    the test decides."""
     book = list(openings) if openings is not None else default_suite()
-    schedule = match_schedule(games, book)
+    schedule = match_schedule(games, book, first)
 
     def after(outcome: MatchOutcome, game: ScheduledGame, result: GameResult) -> bool:
         stop = bool(on_result and on_result(outcome, game, result))
