@@ -107,6 +107,15 @@ def test_movetime_is_respected() -> None:
     assert worst < 0.05
 
 
+def test_fixed_movetime_is_used_to_the_end() -> None:
+    # Time saved under a fixed movetime is lost, so the search goes on to the deadline rather
+    # than stopping when the next iteration might not finish (as it does under a clock). A
+    # lower bound: a busy machine can only make the search later, never earlier.
+    pos = Position.from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R1BQ1RK1 w - - 0 9")
+    r = Searcher(4).think(pos, Limits(movetime=0.3), overhead=0.0)
+    assert r.time >= 0.29
+
+
 def test_time_budget_never_exceeds_the_clock() -> None:
     for left in (0.05, 0.5, 5.0, 60.0):
         for mtg in (None, 1, 5, 40):

@@ -311,8 +311,16 @@ class Searcher:
             )
             if on_info is not None:
                 on_info(result)
+            # Under a clock, an iteration that would probably not finish is not started: the
+            # time saved is spent on later moves. A fixed ``movetime`` cannot be saved, so the
+            # search goes on to the deadline (an unfinished iteration still changes the move
+            # when a new best move has been proved at the root).
             now = time.perf_counter()
-            if budget is not None and now - start >= 0.6 * (soft - start):
+            if (
+                budget is not None
+                and limits.movetime is None
+                and now - start >= 0.6 * (soft - start)
+            ):
                 break
             if abs(s) > MATE_BOUND and depth >= MATE - abs(s) + 2 and not limits.infinite:
                 break
