@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
+import uuid
 from typing import Any
 
 import pytest
@@ -205,3 +210,60 @@ def test_memory_limit_applies() -> None:
     r = play_game(player, "builtin:random", config=GameConfig(timeout=20))
     assert r.termination == "crash" and "exit status 1" in r.reason
     assert pgids_of(player)
+
+
+def test_killing_a_match_leaves_no_worker_or_agent_behind() -> None:
+    # Each game's white agent hangs on its first move; the match runs two games at once in
+    # worker processes. Killing only the parent (what a timed-out CI step or `kill PID` does)
+    # must end the workers and their agents too, not leave them playing on.
+    marker = f"marker-{uuid.uuid4().hex}"
+    hang = jsonl_agent({"0": [{"do": "hang"}], marker: []})
+    other = jsonl_agent({marker: []})
+    cmd = [sys.executable, "-m", "enoch", "match", hang, other, "--games", "4"]
+    proc = subprocess.Popen(
+        [*cmd, "--concurrency", "2", "--timeout", "600"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(live_processes((marker,))) < 4 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        agents = live_processes((marker,))
+        assert len(agents) >= 4, "two games should be running, two agents each"
+        workers = _children(proc.pid)
+        assert len(workers) >= 2
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and (
+            live_processes((marker,)) or any(_alive(w) for w in workers)
+        ):
+            time.sleep(0.1)
+        assert not live_processes((marker,))
+        assert not [w for w in workers if _alive(w)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except OSError:
+                continue
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

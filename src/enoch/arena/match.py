@@ -13,7 +13,12 @@ they are played one game at a time in this process.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -120,6 +125,51 @@ def tournament_schedule(
     return out
 
 
+class _Terminated(BaseException):
+    """Raised in a worker by SIGTERM, so that the game's ``finally`` blocks stop its agents."""
+
+
+_IN_GAME = False
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    if _IN_GAME:
+        raise _Terminated
+    os._exit(128 + signum)
+
+
+def _worker_init(parent: int) -> None:
+    """Workers must not outlive the match.
+
+    Killing only the parent (``kill PID``, a CI step timing out) would otherwise leave each
+    worker playing its game to the end, with its engines, on the cores the next benchmark
+    wants. On Linux the kernel sends the worker SIGTERM when the parent dies; SIGTERM ends the
+    game through its cleanup (the agents' process groups are killed) and then the worker."""
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(128 + int(signal.SIGTERM))
+
+
+def _play_in_worker(
+    agents: Sequence[Any],
+    names: Sequence[str],
+    game: ScheduledGame,
+    config: GameConfig,
+    log_dir: str | None,
+) -> GameResult:
+    global _IN_GAME
+    _IN_GAME = True
+    try:
+        return _play_scheduled(agents, names, game, config, log_dir)
+    except _Terminated:
+        os._exit(128 + int(signal.SIGTERM))
+    finally:
+        _IN_GAME = False
+
+
 def _play_scheduled(
     agents: Sequence[Any],
     names: Sequence[str],
@@ -195,14 +245,19 @@ def run_schedule(
         # flight, 2 workers gave only 1.5x on short games). Queued games are cancelled when
         # the schedule stops; games already running finish and count.
         in_flight = 2 * concurrency
-        with ProcessPoolExecutor(max_workers=concurrency, mp_context=ctx) as pool:
+        with ProcessPoolExecutor(
+            max_workers=concurrency,
+            mp_context=ctx,
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        ) as pool:
             queue = list(schedule)
             running: dict[Future[GameResult], ScheduledGame] = {}
             stop = False
             while queue or running:
                 while queue and not stop and len(running) < in_flight:
                     game = queue.pop(0)
-                    fut = pool.submit(_play_scheduled, agents, names, game, cfg, log_path)
+                    fut = pool.submit(_play_in_worker, agents, names, game, cfg, log_path)
                     running[fut] = game
                 if not running:
                     break
