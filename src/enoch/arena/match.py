@@ -153,23 +153,6 @@ def _worker_init(parent: int) -> None:
         os._exit(128 + int(signal.SIGTERM))
 
 
-def _play_in_worker(
-    agents: Sequence[Any],
-    names: Sequence[str],
-    game: ScheduledGame,
-    config: GameConfig,
-    log_dir: str | None,
-) -> GameResult:
-    global _IN_GAME
-    _IN_GAME = True
-    try:
-        return _play_scheduled(agents, names, game, config, log_dir)
-    except _Terminated:
-        os._exit(128 + int(signal.SIGTERM))
-    finally:
-        _IN_GAME = False
-
-
 def _play_scheduled(
     agents: Sequence[Any],
     names: Sequence[str],
@@ -177,10 +160,13 @@ def _play_scheduled(
     config: GameConfig,
     log_dir: str | None,
 ) -> GameResult:
-    """Play one scheduled game (in a worker process or here)."""
+    """Play one scheduled game (in a worker process or here). In a worker, SIGTERM during
+    the game unwinds it (its agents are stopped, its log closed) and then ends the worker."""
+    global _IN_GAME
     log: JsonlWriter | None = None
     if log_dir is not None:
         log = JsonlWriter(Path(log_dir) / f"game-{game.index:04d}.jsonl", mode="w")
+    _IN_GAME = True
     try:
         result = play_game(
             agents[game.white],
@@ -191,7 +177,12 @@ def _play_scheduled(
             config=config,
             log=log,
         )
+    except _Terminated:
+        if log is not None:
+            log.close()
+        os._exit(128 + int(signal.SIGTERM))
     finally:
+        _IN_GAME = False
         if log is not None:
             log.close()
     result.white = names[game.white]
@@ -257,7 +248,7 @@ def run_schedule(
             while queue or running:
                 while queue and not stop and len(running) < in_flight:
                     game = queue.pop(0)
-                    fut = pool.submit(_play_in_worker, agents, names, game, cfg, log_path)
+                    fut = pool.submit(_play_scheduled, agents, names, game, cfg, log_path)
                     running[fut] = game
                 if not running:
                     break
