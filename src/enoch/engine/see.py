@@ -6,6 +6,7 @@ from __future__ import annotations
 from enoch.engine.evaluate import SEE_VALUE
 from enoch.rules.position import Position
 from enoch.rules.tables import (
+    BISHOP_PSEUDO,
     DIAG_ATTACKS,
     DIAG_MASKS,
     FILE_ATTACKS,
@@ -15,6 +16,7 @@ from enoch.rules.tables import (
     PAWN_ATTACKS,
     RANK_ATTACKS,
     RANK_MASKS,
+    ROOK_PSEUDO,
 )
 
 _RANK_1_8 = 0xFF | (0xFF << 56)
@@ -72,8 +74,9 @@ def captures(pos: Position, min_victim: int = 0) -> list[int]:
                 b = a & -a
                 a ^= b
                 append((b.bit_length() - 1) | to6)
-            # Slider attacks are looked up only for the kinds of sliders we have.
-            diag = DIAG_ATTACKS[sq][occ & DIAG_MASKS[sq]] if bq else 0
+            # Slider attacks are looked up only when a slider of ours stands on one of the
+            # target's lines (the empty-board rays), which most often none does.
+            diag = DIAG_ATTACKS[sq][occ & DIAG_MASKS[sq]] if BISHOP_PSEUDO[sq] & bq else 0
             a = diag & bishops
             while a:
                 b = a & -a
@@ -81,7 +84,7 @@ def captures(pos: Position, min_victim: int = 0) -> list[int]:
                 append((b.bit_length() - 1) | to6)
             orth = (
                 FILE_ATTACKS[sq][occ & FILE_MASKS[sq]] | RANK_ATTACKS[sq][occ & RANK_MASKS[sq]]
-                if rq
+                if ROOK_PSEUDO[sq] & rq
                 else 0
             )
             a = orth & rooks
