@@ -568,6 +568,19 @@ class Searcher:
                 legal = pos.legal_moves()
                 if not legal:
                     return -MATE + ply if in_check else 0
+                if futile and searched:
+                    # Futility will skip every quiet move but killers and direct checks: drop
+                    # the others before ordering them (the loop below would skip them anyway).
+                    chk = _check_squares(pos, us)
+                    legal = [
+                        m
+                        for m in legal
+                        if board[(m >> 6) & 63]
+                        or m & 0x7000
+                        or m >> 15 == 1
+                        or m in killers
+                        or chk[board[m & 63] & 7] >> ((m >> 6) & 63) & 1
+                    ]
                 mlist = self._order(legal, tried, ply)
             for m in mlist:
                 fr = m & 63
@@ -726,6 +739,8 @@ class Searcher:
             if m >= 4096:
                 d += _special_delta(m, piece, us)
             pos.make(m)
+            # Tested for every capture: a quiescence node does not know whether it is in
+            # check (the capture that led to it may have given check).
             if pos.attackers(them, kings[us], pos.occ[0] | pos.occ[1]):
                 pos.unmake()
                 continue
