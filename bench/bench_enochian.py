@@ -51,13 +51,13 @@ def main() -> None:
             s.best_move(st)
             dt = time.perf_counter() - t
             depths.append(s.depth_reached)
-            print(f"{spec.id:<16} {s.depth_reached:>6} {s.nodes / dt:>8.0f} {dt:>8.3f}",
-                  flush=True)
-        print(f"mean depth {sum(depths) / len(depths):.2f}, min {min(depths)}, "
-              f"max {max(depths)}")
+            print(f"{spec.id:<16} {s.depth_reached:>6} {s.nodes / dt:>8.0f} {dt:>8.3f}", flush=True)
+        print(f"mean depth {sum(depths) / len(depths):.2f}, min {min(depths)}, max {max(depths)}")
         return
-    print(f"{'array':<16} {'perft':>8} {'pos/s':>8} {'games/s':>8} {'plies/s':>8} "
-          f"{'depth@1s':>8} {'nodes/s':>8}")
+    print(
+        f"{'array':<16} {'perft':>8} {'pos/s':>8} {'games/s':>8} {'plies/s':>8} "
+        f"{'depth@1s':>8} {'nodes/s':>8}"
+    )
     tot_pos = tot_t = 0.0
     for spec in arrays:
         st = new_game(spec.id)
@@ -69,16 +69,19 @@ def main() -> None:
         t = time.perf_counter()
         plies = 0
         for g in range(args.games):
-            res = play_game([RandomAgent(seed=str(g)), RandomAgent(seed=str(g + 99))], spec.id,
-                            max_plies=200)
+            res = play_game(
+                [RandomAgent(seed=str(g)), RandomAgent(seed=str(g + 99))], spec.id, max_plies=200
+            )
             plies += res.plies
         gt = time.perf_counter() - t
         s = Searcher(movetime=args.movetime)
         t = time.perf_counter()
         s.best_move(new_game(spec.id))
         st_t = time.perf_counter() - t
-        print(f"{spec.id:<16} {n:>8} {n / dt:>8.0f} {args.games / gt:>8.2f} {plies / gt:>8.0f} "
-              f"{s.depth_reached:>8} {s.nodes / st_t:>8.0f}")
+        print(
+            f"{spec.id:<16} {n:>8} {n / dt:>8.0f} {args.games / gt:>8.2f} {plies / gt:>8.0f} "
+            f"{s.depth_reached:>8} {s.nodes / st_t:>8.0f}"
+        )
     print(f"perft overall: {tot_pos / tot_t:.0f} positions/s")
 
 

@@ -71,8 +71,11 @@ def targets(p: Pos, s: str, man: Man) -> list[tuple[str, bool]]:
         here = p.men.get(t)
         if not here:
             out.append((t, False))
-        elif enemies(man.army, here[0].army) and here[0].army not in p.frozen and all(
-                can_take(man, h) for h in here):
+        elif (
+            enemies(man.army, here[0].army)
+            and here[0].army not in p.frozen
+            and all(can_take(man, h) for h in here)
+        ):
             out.append((t, True))
 
     if man.kind in ("king", "knight", "queen"):
@@ -85,8 +88,11 @@ def targets(p: Pos, s: str, man: Man) -> list[tuple[str, bool]]:
         for df, dr in deltas:
             landing(sq(f + df, r + dr))
     elif man.kind in ("rook", "bishop"):
-        dirs = [(0, 1), (0, -1), (1, 0), (-1, 0)] if man.kind == "rook" else \
-            [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+        dirs = (
+            [(0, 1), (0, -1), (1, 0), (-1, 0)]
+            if man.kind == "rook"
+            else [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+        )
         for df, dr in dirs:
             x, y = f + df, r + dr
             while sq(x, y) is not None:
@@ -139,8 +145,11 @@ def count(p: Pos, army: str) -> dict[str, int]:
 
 def privileged(p: Pos, army: str) -> bool:
     c = count(p, army)
-    return c in ({"king": 1, "pawn": 1}, {"king": 1, "queen": 1, "pawn": 1},
-                 {"king": 1, "bishop": 1, "pawn": 1})
+    return c in (
+        {"king": 1, "pawn": 1},
+        {"king": 1, "queen": 1, "pawn": 1},
+        {"king": 1, "bishop": 1, "pawn": 1},
+    )
 
 
 def has_kind(p: Pos, army: str, kind: str) -> bool:
@@ -242,8 +251,9 @@ def after(p: Pos, mv: tuple[str, str, str, str | None]) -> Pos:
     """The whole move: board, end of game, and the next army able to move."""
     q = play(p, mv)
     for team in (0, 1):
-        if not any(king_square(q, a) for a in ARMIES if TEAM[a] == team) and \
-                any(m.kind == "king" for m in p.men.get(mv[2], [])):
+        if not any(king_square(q, a) for a in ARMIES if TEAM[a] == team) and any(
+            m.kind == "king" for m in p.men.get(mv[2], [])
+        ):
             q.over = True
             return q
     bare = [count(q, a) == {"king": 1} for a in ARMIES]

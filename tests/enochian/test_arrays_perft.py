@@ -65,11 +65,11 @@ def _reference_start(array_id: str, direction: str = "deosil") -> R.Pos:
     spec = find_array(array_id)
     men: dict[str, list[R.Man]] = {}
     for m in spec.men:
-        men.setdefault(SQUARE_NAMES[m.square], []).append(R.Man(ARMY_NAMES[m.army], m.kind,
-                                                                m.patron))
+        men.setdefault(SQUARE_NAMES[m.square], []).append(
+            R.Man(ARMY_NAMES[m.army], m.kind, m.patron)
+        )
     order = [ARMY_NAMES[a] for a in spec.turn_order[direction]]
-    return R.Pos(men=men, to_move=order[0], order=order,
-                 partner=KIND_NAMES[spec.throne_partner])
+    return R.Pos(men=men, to_move=order[0], order=order, partner=KIND_NAMES[spec.throne_partner])
 
 
 @pytest.mark.parametrize("array_id", IDS)
@@ -108,23 +108,32 @@ def test_perft_does_not_change_the_state() -> None:
 
 # --- the rule file is validated at load ----------------------------------------------------
 
+
 def _rules() -> dict[str, Any]:
     return yaml.safe_load((ROOT / "docs" / "enochian-rules.yaml").read_text())
 
 
-@pytest.mark.parametrize(("breakage", "message"), [
-    (lambda d: d["arrays"][2]["men"][3].__setitem__(2, "quen"), r"arrays\[2\] \(water_of_fire\)"
-                                                                r"\.men\[3\]: unknown kind"),
-    (lambda d: d["arrays"][0]["men"][5].__setitem__(0, "z9"), r"men\[5\]: bad square"),
-    (lambda d: d["arrays"][1].pop("first_player"), r"arrays\[1\] \(air_of_fire\): missing"),
-    (lambda d: d["arrays"][0]["turn_order"]["deosil"].reverse(), "turn_order.deosil"),
-    (lambda d: d["options"]["ally_king_capture"].__setitem__("default", False),
-     "options.ally_king_capture"),
-    (lambda d: d["arrays"][0]["men"][2].__setitem__(3, "cancer"), r"stands on aries"),
-    (lambda d: d["arrays"][0]["men"].append(["b8", "air", "rook"]), "holds 2 men"),
-    (lambda d: d["armies"]["air"].__setitem__("throne", "b8"), "armies.air"),
-    (lambda d: d.pop("die"), "missing 'die'"),
-])
+@pytest.mark.parametrize(
+    ("breakage", "message"),
+    [
+        (
+            lambda d: d["arrays"][2]["men"][3].__setitem__(2, "quen"),
+            r"arrays\[2\] \(water_of_fire\)"
+            r"\.men\[3\]: unknown kind",
+        ),
+        (lambda d: d["arrays"][0]["men"][5].__setitem__(0, "z9"), r"men\[5\]: bad square"),
+        (lambda d: d["arrays"][1].pop("first_player"), r"arrays\[1\] \(air_of_fire\): missing"),
+        (lambda d: d["arrays"][0]["turn_order"]["deosil"].reverse(), "turn_order.deosil"),
+        (
+            lambda d: d["options"]["ally_king_capture"].__setitem__("default", False),
+            "options.ally_king_capture",
+        ),
+        (lambda d: d["arrays"][0]["men"][2].__setitem__(3, "cancer"), r"stands on aries"),
+        (lambda d: d["arrays"][0]["men"].append(["b8", "air", "rook"]), "holds 2 men"),
+        (lambda d: d["armies"]["air"].__setitem__("throne", "b8"), "armies.air"),
+        (lambda d: d.pop("die"), "missing 'die'"),
+    ],
+)
 def test_broken_rule_file_names_the_entry(breakage: Any, message: str) -> None:
     data = _rules()
     breakage(data)

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # --- agents -------------------------------------------------------------------------------
 
+
 def test_agents_answer_legal_moves() -> None:
     st = new_game("air_of_air")
     for agent in (RandomAgent(seed="1"), GreedyAgent(), SearchAgent(movetime="0.2")):
@@ -63,10 +64,12 @@ def test_registry_names() -> None:
 
 # --- referee ------------------------------------------------------------------------------
 
+
 def test_referee_four_random_agents_writes_record_and_log() -> None:
     log = io.StringIO()
-    res = play_game([RandomAgent(seed=str(i)) for i in range(4)], "water_of_earth",
-                    max_plies=200, log=log)
+    res = play_game(
+        [RandomAgent(seed=str(i)) for i in range(4)], "water_of_earth", max_plies=200, log=log
+    )
     assert res.reason
     lines = [json.loads(x) for x in log.getvalue().splitlines()]
     assert lines[0]["type"] == "start" and lines[-1]["type"] == "result"
@@ -95,12 +98,15 @@ class _Bad:
         pass
 
 
-@pytest.mark.parametrize(("answer", "termination", "reason"), [
-    ({"from": "a1", "to": "a5", "promotion": None}, "illegal_move", "not a legal move"),
-    ({"from": "a1"}, "invalid_answer", "missing field"),
-    ("e2e4", "invalid_answer", "must be an object"),
-    (RuntimeError("boom"), "crash", "agent raised RuntimeError: boom"),
-])
+@pytest.mark.parametrize(
+    ("answer", "termination", "reason"),
+    [
+        ({"from": "a1", "to": "a5", "promotion": None}, "illegal_move", "not a legal move"),
+        ({"from": "a1"}, "invalid_answer", "missing field"),
+        ("e2e4", "invalid_answer", "must be an object"),
+        (RuntimeError("boom"), "crash", "agent raised RuntimeError: boom"),
+    ],
+)
 def test_forfeits(answer: Any, termination: str, reason: str) -> None:
     res = play_game([_Bad(answer), RandomAgent()], "earth_of_fire")
     assert res.reason.startswith("forfeit") and reason in res.reason
@@ -116,22 +122,34 @@ def test_resignation_through_referee() -> None:
 
 def test_match_swaps_seats() -> None:
     out = io.StringIO()
-    points = play_match(lambda: [RandomAgent(seed="1"), GreedyAgent(seed="2")], 2,
-                        ["earth_of_fire"], max_plies=60, results=out)
+    points = play_match(
+        lambda: [RandomAgent(seed="1"), GreedyAgent(seed="2")],
+        2,
+        ["earth_of_fire"],
+        max_plies=60,
+        results=out,
+    )
     assert sum(points.values()) == 2
     assert len(out.getvalue().splitlines()) == 2
 
 
 # --- divination ---------------------------------------------------------------------------
 
-def _div_state(men: str, to_move: str, seed: int, querent: int = AIR, ptah: str = "a7",
-               **options: Any) -> State:
+
+def _div_state(
+    men: str, to_move: str, seed: int, querent: int = AIR, ptah: str = "a7", **options: Any
+) -> State:
     from helpers import ARMY_INDEX
 
     div = Divination(querent, SQUARE_INDEX[ptah], seed)
     order = tuple((querent + i) % 4 for i in range(4))
-    st = pos(to_move, men, order=" ".join(["air", "water", "fire", "earth"][a] for a in order),
-             options=options or None, divination=div)
+    st = pos(
+        to_move,
+        men,
+        order=" ".join(["air", "water", "fire", "earth"][a] for a in order),
+        options=options or None,
+        divination=div,
+    )
     assert st.config.divination is not None and ARMY_INDEX
     return st
 
@@ -153,8 +171,14 @@ def test_die_forces_the_kind() -> None:
         kind = st.config.die_table[st.die - 1]
         for m in st.legal_moves():
             k = m >> 12 & 15
-            assert {"king": k == 0, "queen": k == 1, "bishop": k == 2, "knight": k == 3,
-                    "rook": k == 4, "pawn": k >= 5}[kind] or (kind == "king" and k >= 5)
+            assert {
+                "king": k == 0,
+                "queen": k == 1,
+                "bishop": k == 2,
+                "knight": k == 3,
+                "rook": k == 4,
+                "pawn": k >= 5,
+            }[kind] or (kind == "king" and k >= 5)
 
 
 def test_die_is_reproducible() -> None:
@@ -185,8 +209,11 @@ def test_option_divination_rerolls(rerolls: int) -> None:
 
 
 def test_option_original_gd_die_table() -> None:
-    st = new_game("air_of_air", options={"divination_die": "original_gd"},
-                  divination=Divination(AIR, SQUARE_INDEX["d5"], 1))
+    st = new_game(
+        "air_of_air",
+        options={"divination_die": "original_gd"},
+        divination=Divination(AIR, SQUARE_INDEX["d5"], 1),
+    )
     assert st.config.die_table != ("king", "knight", "bishop", "queen", "rook", "pawn")
 
 
@@ -207,16 +234,21 @@ def test_ptah_success_after_a_full_round() -> None:
 
 
 def test_ptah_failure_when_querent_king_taken() -> None:
-    st = _seed_for("air: Ka8 Pd7/rook; water: Ra1 Kh8; fire: Kh1; earth: Kd1", "water", 5,
-                   ptah="c6")
+    st = _seed_for(
+        "air: Ka8 Pd7/rook; water: Ra1 Kh8; fire: Kh1; earth: Kd1", "water", 5, ptah="c6"
+    )
     st.make(st.parse_move("Ra1xa8"))
     assert st.verdict == "failure"
 
 
 def test_ptah_may_not_be_the_king_square() -> None:
     with pytest.raises(InputError, match="Ptah"):
-        pos("air", KINGS, divination=Divination(AIR, SQUARE_INDEX["a8"], 0),
-            order="air water fire earth")
+        pos(
+            "air",
+            KINGS,
+            divination=Divination(AIR, SQUARE_INDEX["a8"], 0),
+            order="air water fire earth",
+        )
 
 
 def test_make_config_defaults() -> None:
@@ -225,16 +257,28 @@ def test_make_config_defaults() -> None:
 
 # --- CLI ----------------------------------------------------------------------------------
 
+
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
-    return subprocess.run([sys.executable, "-c", "import sys; from enoch.enochian.cli import "
-                           "register; import argparse, enoch.cli as c; "
-                           "p=argparse.ArgumentParser(); s=p.add_subparsers(); register(s); "
-                           "a=p.parse_args(sys.argv[1:]); from enoch.errors import InputError\n"
-                           "try: sys.exit(a.func(a))\n"
-                           "except InputError as e: print(e, file=sys.stderr); sys.exit(2)",
-                           "enochian", *args], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=120)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from enoch.enochian.cli import "
+            "register; import argparse, enoch.cli as c; "
+            "p=argparse.ArgumentParser(); s=p.add_subparsers(); register(s); "
+            "a=p.parse_args(sys.argv[1:]); from enoch.errors import InputError\n"
+            "try: sys.exit(a.func(a))\n"
+            "except InputError as e: print(e, file=sys.stderr); sys.exit(2)",
+            "enochian",
+            *args,
+        ],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_cli_arrays_and_perft() -> None:
@@ -254,8 +298,19 @@ def test_cli_validate() -> None:
 
 
 def test_cli_play_and_match(tmp_path: Path) -> None:
-    r = _cli("play", "--agents", "random", "--quiet", "--max-plies", "40", "--divination",
-             "--record", str(tmp_path / "g.txt"), "--log", str(tmp_path / "g.jsonl"))
+    r = _cli(
+        "play",
+        "--agents",
+        "random",
+        "--quiet",
+        "--max-plies",
+        "40",
+        "--divination",
+        "--record",
+        str(tmp_path / "g.txt"),
+        "--log",
+        str(tmp_path / "g.jsonl"),
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout.strip().splitlines()[-1])["plies"] <= 40
     assert (tmp_path / "g.txt").read_text().startswith("[Array")
@@ -272,8 +327,21 @@ def test_top_level_cli_knows_enochian() -> None:
 def test_cli_play_two_players_human_commands_a_team(tmp_path: Path) -> None:
     # Fire of Fire: fire and air (actives) against water and earth; the human plays the
     # actives, resigns at once (end of input), and the game is recorded as two players
-    r = _cli("play", "--players", "2", "--army", "air", "--agents", "random", "--quiet",
-             "--record", str(tmp_path / "g.txt"), "--movetime", "5", stdin="")
+    r = _cli(
+        "play",
+        "--players",
+        "2",
+        "--army",
+        "air",
+        "--agents",
+        "random",
+        "--quiet",
+        "--record",
+        str(tmp_path / "g.txt"),
+        "--movetime",
+        "5",
+        stdin="",
+    )
     assert r.returncode == 0, r.stderr
     line = json.loads(r.stdout.strip().splitlines()[-1])
     assert line["termination"] == "resignation" and line["winner"] == "passives"
@@ -286,8 +354,15 @@ def test_cli_play_human_moves_then_resigns() -> None:
     # four players: the human (fire moves first in earth_of_fire) makes one move, then resigns
     st = new_game("earth_of_fire", players=4)
     first = st.move_str(st.legal_moves()[0])
-    r = _cli("play", "--army", "fire", "--agents", "random,greedy,random", "--quiet",
-             stdin=f"nonsense\n{first}\nresign\n")
+    r = _cli(
+        "play",
+        "--army",
+        "fire",
+        "--agents",
+        "random,greedy,random",
+        "--quiet",
+        stdin=f"nonsense\n{first}\nresign\n",
+    )
     assert r.returncode == 0, r.stderr
     line = json.loads(r.stdout.strip().splitlines()[-1])
     assert line["plies"] >= 1 and line["termination"] == "resignation"
@@ -295,11 +370,27 @@ def test_cli_play_human_moves_then_resigns() -> None:
 
 def test_cli_match_four_agents_files(tmp_path: Path) -> None:
     script = Path(__file__).parent / "agents" / "scripted.py"
-    r = _cli("match", "random?seed=1", "greedy", f"jsonl:{sys.executable} {script} --jsonl",
-             "random?seed=2", "--games", "4", "--max-plies", "30", "--arrays",
-             "air_of_air,water_of_earth", "--movetime", "10",
-             "--record", str(tmp_path / "r.txt"), "--log", str(tmp_path / "e.jsonl"),
-             "--results", str(tmp_path / "res.jsonl"))
+    r = _cli(
+        "match",
+        "random?seed=1",
+        "greedy",
+        f"jsonl:{sys.executable} {script} --jsonl",
+        "random?seed=2",
+        "--games",
+        "4",
+        "--max-plies",
+        "30",
+        "--arrays",
+        "air_of_air,water_of_earth",
+        "--movetime",
+        "10",
+        "--record",
+        str(tmp_path / "r.txt"),
+        "--log",
+        str(tmp_path / "e.jsonl"),
+        "--results",
+        str(tmp_path / "res.jsonl"),
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["games"] == 4
     results = [json.loads(x) for x in (tmp_path / "res.jsonl").read_text().splitlines()]
@@ -308,19 +399,22 @@ def test_cli_match_four_agents_files(tmp_path: Path) -> None:
     assert r.stderr.count("game ") == 4
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("match", "random"), "give 2 agents"),
-    (("match", "random", "random", "random"), "give 2 agents"),
-    (("match", "random", "uci:stockfish"), "UCI"),
-    (("match", "random", "ftp://x"), "unknown Enochian agent"),
-    (("match", "random", "random", "--movetime", "0"), "--movetime"),
-    (("match", "random", "random", "--games", "0"), "--games"),
-    (("match", "random", "random", "--arrays", "nowhere"), "unknown Enochian array"),
-    (("match", "random", "random", "--results", "/nonexistent/dir/r.jsonl"), "cannot write"),
-    (("play", "--agents", "random,random"), "--agents"),
-    (("play", "--players", "2", "--agents", "random,random,random"), "--agents"),
-    (("play", "--army", "mud"), "unknown army"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("match", "random"), "give 2 agents"),
+        (("match", "random", "random", "random"), "give 2 agents"),
+        (("match", "random", "uci:stockfish"), "UCI"),
+        (("match", "random", "ftp://x"), "unknown Enochian agent"),
+        (("match", "random", "random", "--movetime", "0"), "--movetime"),
+        (("match", "random", "random", "--games", "0"), "--games"),
+        (("match", "random", "random", "--arrays", "nowhere"), "unknown Enochian array"),
+        (("match", "random", "random", "--results", "/nonexistent/dir/r.jsonl"), "cannot write"),
+        (("play", "--agents", "random,random"), "--agents"),
+        (("play", "--players", "2", "--agents", "random,random,random"), "--agents"),
+        (("play", "--army", "mud"), "unknown army"),
+    ],
+)
 def test_cli_bad_input_one_line_exit_2(args: tuple[str, ...], message: str) -> None:
     r = _cli(*args)
     assert r.returncode == 2 and message in r.stderr, r.stderr

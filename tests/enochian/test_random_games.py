@@ -52,13 +52,27 @@ def check_invariants(st: State, before: State | None, prev: dict[str, object]) -
         assert (st.board[s] >= 0) == bool(owners)
 
 
-def play_random(array: str, players: int, seed: int, divination: bool = False,
-                max_plies: int = 400, cross_check: int = 0) -> State:
+def play_random(
+    array: str,
+    players: int,
+    seed: int,
+    divination: bool = False,
+    max_plies: int = 400,
+    cross_check: int = 0,
+) -> State:
     rng = random.Random(seed)
-    div = Divination(querent=rng.randrange(4), ptah=SQUARE_INDEX["d5"], seed=seed) \
-        if divination else None
-    st = new_game(array, rng.choice(["deosil", "widdershins"]), players=players,
-                  divination=div, max_plies=max_plies)
+    div = (
+        Divination(querent=rng.randrange(4), ptah=SQUARE_INDEX["d5"], seed=seed)
+        if divination
+        else None
+    )
+    st = new_game(
+        array,
+        rng.choice(["deosil", "widdershins"]),
+        players=players,
+        divination=div,
+        max_plies=max_plies,
+    )
     checked = 0
     steps = 0
     while not st.is_terminal():
@@ -67,8 +81,14 @@ def play_random(array: str, players: int, seed: int, divination: bool = False,
         prev = {"shared": st.shared}
         acts = st.legal_actions()
         assert acts, "a live game always has an action"
-        if cross_check and checked < cross_check and players == 2 and not divination \
-                and st.pending is None and rng.random() < 0.3:
+        if (
+            cross_check
+            and checked < cross_check
+            and players == 2
+            and not divination
+            and st.pending is None
+            and rng.random() < 0.3
+        ):
             assert_same_as_reference(st)
             checked += 1
         if st.pending is not None:
@@ -106,12 +126,16 @@ def to_reference(st: State) -> R.Pos:
     men: dict[str, list[R.Man]] = {}
     for s, a, k in st.men():
         men.setdefault(SQUARE_NAMES[s], []).append(
-            R.Man(ARMY_NAMES[a], KIND_NAMES[k], KIND_NAMES[k - 4] if k >= 5 else None))
-    return R.Pos(men=men, to_move=ARMY_NAMES[st.army_to_move],
-                 order=[ARMY_NAMES[a] for a in st.config.order],
-                 partner=KIND_NAMES[st.config.partner[0]],
-                 frozen={ARMY_NAMES[a] for a in range(4) if st.frozen >> a & 1},
-                 lost={ARMY_NAMES[a]: st.pawns_lost[a] for a in range(4)})
+            R.Man(ARMY_NAMES[a], KIND_NAMES[k], KIND_NAMES[k - 4] if k >= 5 else None)
+        )
+    return R.Pos(
+        men=men,
+        to_move=ARMY_NAMES[st.army_to_move],
+        order=[ARMY_NAMES[a] for a in st.config.order],
+        partner=KIND_NAMES[st.config.partner[0]],
+        frozen={ARMY_NAMES[a] for a in range(4) if st.frozen >> a & 1},
+        lost={ARMY_NAMES[a]: st.pawns_lost[a] for a in range(4)},
+    )
 
 
 def assert_same_as_reference(st: State) -> None:
@@ -138,13 +162,21 @@ def test_random_divination_games(seed: int, players: int) -> None:
 
 
 def test_games_end_by_rule_not_only_by_limit() -> None:
-    reasons = {play_random(IDS[s % 16], 2, 300 + s, max_plies=3000).outcome.reason  # type: ignore[union-attr]
-               for s in range(3)}
+    reasons = {
+        play_random(IDS[s % 16], 2, 300 + s, max_plies=3000).outcome.reason  # type: ignore[union-attr]
+        for s in range(3)
+    }
     assert reasons - {"move_limit"}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(60))
 def test_random_soak(seed: int) -> None:
-    play_random(IDS[seed % 16], 2 + 2 * (seed % 2), 1000 + seed, divination=seed % 3 == 0,
-                max_plies=2000, cross_check=20)
+    play_random(
+        IDS[seed % 16],
+        2 + 2 * (seed % 2),
+        1000 + seed,
+        divination=seed % 3 == 0,
+        max_plies=2000,
+        cross_check=20,
+    )

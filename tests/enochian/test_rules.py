@@ -30,6 +30,7 @@ def man(st: State, square: str) -> tuple[int, int] | None:
 
 # --- check, pins and forced king moves ----------------------------------------------------
 
+
 def test_king_may_not_step_into_check_when_not_in_check() -> None:
     st = pos("air", "air: Ka8; water: Rb1 Kh4")
     assert moves(st) == ["Ka8-a7"]
@@ -51,6 +52,7 @@ def test_bishop_never_takes_bishop_queen_never_takes_queen() -> None:
 
 # --- frozen armies ----------------------------------------------------------------------
 
+
 def test_frozen_army_turn_is_skipped() -> None:
     st = pos("air", "air: Ka8; water: Nd4; fire: Kh1; earth: Ka1", frozen="water")
     play(st, "Ka8-b8")
@@ -64,9 +66,9 @@ def test_frozen_men_do_not_attack() -> None:
 
 # --- shared thrones ---------------------------------------------------------------------
 
+
 def test_capturing_a_shared_throne_takes_both() -> None:
-    st = pos("air", "air: Ka8 Rh2; water: Kh8 Qh8 Pg5/queen; fire: Ke1; earth: Kc4",
-             shared="water")
+    st = pos("air", "air: Ka8 Rh2; water: Kh8 Qh8 Pg5/queen; fire: Ke1; earth: Kc4", shared="water")
     play(st, "Rh2xh8")
     assert man(st, "h8") == (AIR, 4)
     assert st.king_square(WATER) == -1 and st.frozen >> WATER & 1
@@ -80,6 +82,7 @@ def test_partner_leaves_then_king_alone() -> None:
 
 
 # --- throne seizure ---------------------------------------------------------------------
+
 
 def test_seizure_gives_command_of_live_ally() -> None:
     st = pos("air", "air: Kg2; water: Kh8; fire: Kd4 Pe3/queen; earth: Ka1", players=4)
@@ -113,9 +116,16 @@ def test_option_throne_seizure_revives_frozen(revive: bool) -> None:
 
 # --- exchange of prisoners --------------------------------------------------------------
 
+
 def _exchange_position(players: int = 2, **kw: Any) -> State:
-    return pos("fire", "air: Pd7/rook; water: Kh5 Pg5/rook; fire: Kh1 Pe2/knight; earth: Pb4/rook",
-               frozen="air earth", captured_by="air=water earth=fire", players=players, **kw)
+    return pos(
+        "fire",
+        "air: Pd7/rook; water: Kh5 Pg5/rook; fire: Kh1 Pe2/knight; earth: Pb4/rook",
+        frozen="air earth",
+        captured_by="air=water earth=fire",
+        players=players,
+        **kw,
+    )
 
 
 def test_exchange_offer_accepted_returns_both_kings() -> None:
@@ -146,8 +156,12 @@ def test_exchange_refused_then_move() -> None:
 
 
 def test_returned_king_avoids_attacked_or_occupied_throne() -> None:
-    st = pos("fire", "air: Pd7/rook; water: Kh5 Ra5; fire: Kh1 Pe2/knight; earth: Nb4",
-             frozen="air earth", captured_by="air=water earth=fire")
+    st = pos(
+        "fire",
+        "air: Pd7/rook; water: Kh5 Ra5; fire: Kh1 Pe2/knight; earth: Nb4",
+        frozen="air earth",
+        captured_by="air=water earth=fire",
+    )
     st.make(OFFER)
     st.make(ACCEPT)
     # a8 is attacked by the water rook on the a-file: nearest safe empty square instead
@@ -155,14 +169,19 @@ def test_returned_king_avoids_attacked_or_occupied_throne() -> None:
 
 
 def test_frozen_captor_cannot_negotiate() -> None:
-    st = pos("fire", "air: Pd7/rook; water: Pg5/rook; fire: Kh1 Pe2/knight; earth: Pb4/rook",
-             frozen="air earth water", captured_by="air=water earth=fire water=fire")
+    st = pos(
+        "fire",
+        "air: Pd7/rook; water: Pg5/rook; fire: Kh1 Pe2/knight; earth: Pb4/rook",
+        frozen="air earth water",
+        captured_by="air=water earth=fire water=fire",
+    )
     assert st.exchange_target() == -1 and OFFER not in st.legal_actions()
     with pytest.raises(IllegalMoveError):
         st.make(OFFER)
 
 
 # --- ally king capture ------------------------------------------------------------------
+
 
 def test_ally_king_capture_commands_without_freezing() -> None:
     st = position(_by_name("ally_king_capture_option"))
@@ -171,11 +190,13 @@ def test_ally_king_capture_commands_without_freezing() -> None:
     assert not st.is_terminal()
 
 
-@pytest.mark.parametrize(("players", "option", "allowed"),
-                         [(4, True, True), (4, False, False), (2, True, False)])
+@pytest.mark.parametrize(
+    ("players", "option", "allowed"), [(4, True, True), (4, False, False), (2, True, False)]
+)
 def test_option_ally_king_capture(players: int, option: bool, allowed: bool) -> None:
-    st = position(_by_name("ally_king_capture_option"), players=players,
-                  options={"ally_king_capture": option})
+    st = position(
+        _by_name("ally_king_capture_option"), players=players, options={"ally_king_capture": option}
+    )
     assert ("Rh3xh5" in moves(st)) is allowed
 
 
@@ -185,6 +206,7 @@ def test_ally_king_not_attacked_cannot_be_taken() -> None:
 
 
 # --- promotion --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("dup", [False, True])
 def test_option_allow_duplicate_patron_promotion(dup: bool) -> None:
@@ -201,8 +223,7 @@ def test_promotes_at_once_to_patron_after_a_pawn_loss() -> None:
 def test_corner_promotes_to_throne_partner() -> None:
     st = pos("air", "air: Ka8 Pb2/queen Nf5; earth: Na1", lost="air=1")
     assert "Pb2xa1=R" in moves(st) and "Pb2-b1=Q" in moves(st)
-    st = pos("air", "air: Ka8 Pb2/queen Nf5; earth: Na1", lost="air=1",
-             partner=(2, 2, 2, 2))
+    st = pos("air", "air: Ka8 Pb2/queen Nf5; earth: Na1", lost="air=1", partner=(2, 2, 2, 2))
     assert "Pb2xa1=B" in moves(st)
 
 
@@ -224,7 +245,11 @@ def test_privileged_pawn_chooses_and_demotes() -> None:
     st = pos("air", "air: Ka8 Qe5 Pc2/knight", lost="air=3")
     assert st.privileged(AIR)
     assert {m for m in moves(st) if m.startswith("Pc2-c1")} == {
-        "Pc2-c1=Q", "Pc2-c1=R", "Pc2-c1=B", "Pc2-c1=N"}
+        "Pc2-c1=Q",
+        "Pc2-c1=R",
+        "Pc2-c1=B",
+        "Pc2-c1=N",
+    }
     play(st, "Pc2-c1=Q")
     assert man(st, "c1") == (AIR, 1) and man(st, "e5") == (AIR, 5)  # queen -> pawn of queen
 
@@ -255,8 +280,12 @@ def test_stalemate_with_ally_out_is_a_draw() -> None:
 
 
 def test_in_check_without_any_move_passes() -> None:
-    st = pos("air", "air: Ka8 Pa7/rook Pb7/bishop Nb8; earth: Pa6/rook Pb6/rook Pc6/rook "
-             "Pd7/rook; water: Qc8 Kh5", frozen="earth")
+    st = pos(
+        "air",
+        "air: Ka8 Pa7/rook Pb7/bishop Nb8; earth: Pa6/rook Pb6/rook Pc6/rook "
+        "Pd7/rook; water: Qc8 Kh5",
+        frozen="earth",
+    )
     assert st.outcome is None and st.army_to_move == WATER
     assert st.log[-1]["skip"] == "no move in check"
 

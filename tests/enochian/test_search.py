@@ -46,7 +46,7 @@ def test_captures_come_first_most_valuable_victim_then_least_valuable_attacker()
                     break
                 keys.append((-VICTIM[victim % NKINDS], VALUES[move_kind(m)]))
             assert keys == sorted(keys)  # victims down, attackers up
-            assert all(st.board[move_to(m)] < 0 for m in ordered[len(keys):])
+            assert all(st.board[move_to(m)] < 0 for m in ordered[len(keys) :])
             checked += len(keys)
             st.make(rng.choice(moves))
     assert checked > 20

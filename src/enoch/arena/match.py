@@ -80,9 +80,7 @@ def unique_names(agents: Sequence[Any]) -> list[str]:
     return names
 
 
-def match_schedule(
-    games: int, openings: Sequence[Opening], first: int = 0
-) -> list[ScheduledGame]:
+def match_schedule(games: int, openings: Sequence[Opening], first: int = 0) -> list[ScheduledGame]:
     """Agent 0 against agent 1: opening ``i // 2``, colours alternating.
 
     ``first`` skips that many games of the schedule, so that a long match can be played in

@@ -111,8 +111,9 @@ class SearchAgent(_Base):
 
     def __init__(self, **options: str) -> None:
         super().__init__(**options)
-        self.searcher = Searcher(movetime=_num(options, "movetime", 1.0),
-                                 max_depth=int(_num(options, "depth", 64)))
+        self.searcher = Searcher(
+            movetime=_num(options, "movetime", 1.0), max_depth=int(_num(options, "depth", 64))
+        )
 
     def _known(self) -> tuple[str, ...]:
         return ("seed", "movetime", "depth")
@@ -136,8 +137,11 @@ class SearchAgent(_Base):
         return self.searcher.best_move(st, deadline=self._deadline)[0]
 
 
-AGENTS: dict[str, type[_Base]] = {"random": RandomAgent, "greedy": GreedyAgent,
-                                  "search": SearchAgent}
+AGENTS: dict[str, type[_Base]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "search": SearchAgent,
+}
 
 
 def make_agent(spec: str) -> Any:

@@ -13,8 +13,11 @@ from typing import Any
 
 def register(sub: Any) -> None:
     """Add the ``enochian`` command and its subcommands."""
-    p = sub.add_parser("enochian", help="the four-army Enochian chess (Zalewski rules)",
-                       description="Enochian chess: arrays, perft, play, match, validate.")
+    p = sub.add_parser(
+        "enochian",
+        help="the four-army Enochian chess (Zalewski rules)",
+        description="Enochian chess: arrays, perft, play, match, validate.",
+    )
     s = p.add_subparsers(dest="enochian_command", metavar="SUBCOMMAND")
     s.required = True
 
@@ -28,40 +31,70 @@ def register(sub: Any) -> None:
     pf.add_argument("--divide", action="store_true", help="count per first move")
     pf.set_defaults(func=_perft)
 
-    pl = s.add_parser("play", help="play against engines (4 or 2 players), or watch agents",
-                      description="Play one army against three agents (--players 4), or one "
-                                  "team's two armies against an agent (--players 2); without "
-                                  "--army, watch the agents play.")
+    pl = s.add_parser(
+        "play",
+        help="play against engines (4 or 2 players), or watch agents",
+        description="Play one army against three agents (--players 4), or one "
+        "team's two armies against an agent (--players 2); without "
+        "--army, watch the agents play.",
+    )
     _game_options(pl)
-    pl.add_argument("--players", type=int, default=4, choices=[2, 4],
-                    help="4: one army per player; 2: one team (two armies) per player")
-    pl.add_argument("--army", help="the army you play; with --players 2 you command its team "
-                                   "(both armies)")
-    pl.add_argument("--agents", default="search?movetime=0.5",
-                    help="comma-separated agents for the other seats, in seat order: "
-                         "random, greedy, search?movetime=S, exec:CMD, jsonl:CMD, "
-                         "http(s)://URL; one name is used for every seat")
-    pl.add_argument("--movetime", type=float, help="seconds per answer for the agents "
-                                                   "(sent as move_time_limit; none for you)")
-    pl.add_argument("--timeout", type=float, default=60.0,
-                    help="seconds an agent may take when there is no --movetime")
+    pl.add_argument(
+        "--players",
+        type=int,
+        default=4,
+        choices=[2, 4],
+        help="4: one army per player; 2: one team (two armies) per player",
+    )
+    pl.add_argument(
+        "--army", help="the army you play; with --players 2 you command its team (both armies)"
+    )
+    pl.add_argument(
+        "--agents",
+        default="search?movetime=0.5",
+        help="comma-separated agents for the other seats, in seat order: "
+        "random, greedy, search?movetime=S, exec:CMD, jsonl:CMD, "
+        "http(s)://URL; one name is used for every seat",
+    )
+    pl.add_argument(
+        "--movetime",
+        type=float,
+        help="seconds per answer for the agents (sent as move_time_limit; none for you)",
+    )
+    pl.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="seconds an agent may take when there is no --movetime",
+    )
     pl.add_argument("--quiet", action="store_true", help="do not draw the board after each move")
     pl.set_defaults(func=_play)
 
-    m = s.add_parser("match", help="2 or 4 agents of any transport over several games",
-                     description="A match: 2 agents (one team each) or 4 (one army each); "
-                                 "seats rotate every game, arrays after a full turn of seats.")
-    m.add_argument("agents", nargs="+", metavar="AGENT",
-                   help="2 or 4 agents: random, greedy, search?movetime=S, builtin:NAME, "
-                        "exec:CMD, jsonl:CMD, http(s)://URL")
+    m = s.add_parser(
+        "match",
+        help="2 or 4 agents of any transport over several games",
+        description="A match: 2 agents (one team each) or 4 (one army each); "
+        "seats rotate every game, arrays after a full turn of seats.",
+    )
+    m.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help="2 or 4 agents: random, greedy, search?movetime=S, builtin:NAME, "
+        "exec:CMD, jsonl:CMD, http(s)://URL",
+    )
     m.add_argument("--games", type=int, default=2)
-    m.add_argument("--arrays", default="earth_of_fire",
-                   help="comma-separated array ids, rotated; 'all' for all 16")
+    m.add_argument(
+        "--arrays",
+        default="earth_of_fire",
+        help="comma-separated array ids, rotated; 'all' for all 16",
+    )
     m.add_argument("--direction", default="deosil", choices=["deosil", "widdershins"])
     m.add_argument("--max-plies", type=int, default=400)
     m.add_argument("--movetime", type=float, help="seconds per answer (move_time_limit)")
-    m.add_argument("--timeout", type=float, default=60.0,
-                   help="seconds per answer when there is no --movetime")
+    m.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds per answer when there is no --movetime"
+    )
     m.add_argument("--record", help="write the game records (text) here")
     m.add_argument("--log", help="write the JSONL event log here")
     m.add_argument("--results", help="write one results line (JSON) per game here")
@@ -75,8 +108,13 @@ def register(sub: Any) -> None:
 def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--array", default="earth_of_fire")
     p.add_argument("--direction", default="deosil", choices=["deosil", "widdershins"])
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rule option, e.g. ally_king_capture=false (repeatable)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option, e.g. ally_king_capture=false (repeatable)",
+    )
     p.add_argument("--divination", action="store_true", help="divination mode (seeded die)")
     p.add_argument("--querent", help="divination: the querent's army (default: --army or air)")
     p.add_argument("--ptah", default="d5", help="divination: the Ptah square")
@@ -92,8 +130,10 @@ def _arrays(args: argparse.Namespace) -> int:
 
     for spec in available_arrays():
         order = " ".join(ARMY_NAMES[x] for x in spec.turn_order["deosil"])
-        print(f"{spec.id:<16} {spec.name:<16} partner {KIND_NAMES[spec.throne_partner]:<7} "
-              f"deosil: {order}")
+        print(
+            f"{spec.id:<16} {spec.name:<16} partner {KIND_NAMES[spec.throne_partner]:<7} "
+            f"deosil: {order}"
+        )
     return 0
 
 
@@ -164,8 +204,9 @@ class HumanAgent:
         self.console.print("legal: " + " ".join(st.move_str(m) for m in moves))
         while True:
             try:
-                text = input(f"{state['to_move']} to move (e.g. {st.move_str(moves[0])}, "
-                             "offer, resign): ")
+                text = input(
+                    f"{state['to_move']} to move (e.g. {st.move_str(moves[0])}, offer, resign): "
+                )
             except EOFError:
                 return {"action": "resign"}
             text = text.strip()
@@ -236,17 +277,25 @@ def _play(args: argparse.Namespace) -> int:
             raise InputError(f"--ptah: not a square: {args.ptah!r}")
         div = Divination(ARMY_INDEX[q], SQUARE_INDEX[args.ptah], args.seed)
     players = args.players
-    st = new_game(args.array, args.direction, _options(args.option), players=players,
-                  divination=div, max_plies=args.max_plies)
+    st = new_game(
+        args.array,
+        args.direction,
+        _options(args.option),
+        players=players,
+        divination=div,
+        max_plies=args.max_plies,
+    )
     human_seat = -1 if args.army is None else st.config.controllers[ARMY_INDEX[args.army]]
     engines = players - (human_seat >= 0)
     specs = _specs(args.agents, "--agents")
     if len(specs) not in (1, engines):
-        raise InputError(f"--agents: give one agent, or {engines} (one per engine seat), "
-                         f"not {len(specs)}")
+        raise InputError(
+            f"--agents: give one agent, or {engines} (one per engine seat), not {len(specs)}"
+        )
     engine_specs = iter(specs * engines if len(specs) == 1 else specs)
-    agents: list[Any] = [HumanAgent(console) if seat == human_seat else next(engine_specs)
-                         for seat in range(players)]
+    agents: list[Any] = [
+        HumanAgent(console) if seat == human_seat else next(engine_specs) for seat in range(players)
+    ]
 
     def show(s: Any) -> None:
         if not args.quiet and human_seat < 0:
@@ -258,8 +307,15 @@ def _play(args: argparse.Namespace) -> int:
     try:
         if not args.quiet and human_seat < 0:
             console.print(board_text(st))
-        res = play_game(agents, state=st, players=players, log=log, on_move=show,
-                        movetime=args.movetime, timeout=args.timeout)
+        res = play_game(
+            agents,
+            state=st,
+            players=players,
+            log=log,
+            on_move=show,
+            movetime=args.movetime,
+            timeout=args.timeout,
+        )
         if record:
             record.write(res.record)
     finally:
@@ -281,10 +337,14 @@ def _match(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise InputError("--games must be >= 1")
     if len(args.agents) not in (2, 4):
-        raise InputError(f"give 2 agents (one per team) or 4 (one per army), "
-                         f"not {len(args.agents)}")
-    arrays = [a.id for a in available_arrays()] if args.arrays == "all" else \
-        [find_array(x.strip()).id for x in args.arrays.split(",")]
+        raise InputError(
+            f"give 2 agents (one per team) or 4 (one per army), not {len(args.agents)}"
+        )
+    arrays = (
+        [a.id for a in available_arrays()]
+        if args.arrays == "all"
+        else [find_array(x.strip()).id for x in args.arrays.split(",")]
+    )
     for spec in args.agents:
         check_agent_spec(spec)
     files = {k: _open(getattr(args, k)) for k in ("record", "log", "results")}
@@ -292,15 +352,25 @@ def _match(args: argparse.Namespace) -> int:
     def progress(n: int, res: Any) -> None:
         if not args.quiet:
             winner = res.winner or "draw"
-            sys.stderr.write(f"game {n}/{args.games}: {winner} ({res.termination}, "
-                             f"{res.plies} plies)\n")
+            sys.stderr.write(
+                f"game {n}/{args.games}: {winner} ({res.termination}, {res.plies} plies)\n"
+            )
 
     try:
-        points = play_match(lambda: list(args.agents), args.games, arrays,
-                            players=len(args.agents), max_plies=args.max_plies,
-                            log=files["log"], records=files["record"],
-                            results=files["results"], direction=args.direction,
-                            movetime=args.movetime, timeout=args.timeout, on_game=progress)
+        points = play_match(
+            lambda: list(args.agents),
+            args.games,
+            arrays,
+            players=len(args.agents),
+            max_plies=args.max_plies,
+            log=files["log"],
+            records=files["record"],
+            results=files["results"],
+            direction=args.direction,
+            movetime=args.movetime,
+            timeout=args.timeout,
+            on_game=progress,
+        )
     finally:
         for f in files.values():
             if f:
@@ -313,8 +383,14 @@ def _validate(args: argparse.Namespace) -> int:
     from enoch.enochian.protocol import move_to_json, validate_state_text
 
     st = validate_state_text(sys.stdin.read())
-    print(json.dumps({"valid": True, "to_act": st.config.order and
-                      ["air", "water", "fire", "earth"][st.deciding_army],
-                      "legal_moves": [move_to_json(st, m) for m in st.legal_moves()],
-                      "notation": sorted(st.move_str(m) for m in st.legal_actions())}))
+    print(
+        json.dumps(
+            {
+                "valid": True,
+                "to_act": st.config.order and ["air", "water", "fire", "earth"][st.deciding_army],
+                "legal_moves": [move_to_json(st, m) for m in st.legal_moves()],
+                "notation": sorted(st.move_str(m) for m in st.legal_actions()),
+            }
+        )
+    )
     return 0

@@ -45,28 +45,66 @@ from enoch.enochian.state import (
 from enoch.errors import IllegalMoveError, ProtocolError
 
 PROTOCOL = "enoch-enochian/1"
-ACTIONS = {"offer_exchange": OFFER, "accept_exchange": ACCEPT, "refuse_exchange": REFUSE,
-           "resign": RESIGN, "withdraw": WITHDRAW}
+ACTIONS = {
+    "offer_exchange": OFFER,
+    "accept_exchange": ACCEPT,
+    "refuse_exchange": REFUSE,
+    "resign": RESIGN,
+    "withdraw": WITHDRAW,
+}
 ACTION_NAMES = {v: k for k, v in ACTIONS.items()}
 STATE_KEYS = {
-    "protocol", "array", "direction", "players", "turn_order", "to_move", "to_act", "player",
-    "controllers", "commanders", "men", "shared_thrones", "frozen", "withdrawn", "captured_by",
-    "pawns_lost", "throne_partner", "options", "divination", "exchange_offer",
-    "exchange_possible", "ply", "max_plies", "history", "outcome", "move_time_limit",
+    "protocol",
+    "array",
+    "direction",
+    "players",
+    "turn_order",
+    "to_move",
+    "to_act",
+    "player",
+    "controllers",
+    "commanders",
+    "men",
+    "shared_thrones",
+    "frozen",
+    "withdrawn",
+    "captured_by",
+    "pawns_lost",
+    "throne_partner",
+    "options",
+    "divination",
+    "exchange_offer",
+    "exchange_possible",
+    "ply",
+    "max_plies",
+    "history",
+    "outcome",
+    "move_time_limit",
 }
-REQUIRED_STATE_KEYS = STATE_KEYS - {"array", "max_plies", "history", "outcome", "player",
-                                    "exchange_possible", "move_time_limit"}
+REQUIRED_STATE_KEYS = STATE_KEYS - {
+    "array",
+    "max_plies",
+    "history",
+    "outcome",
+    "player",
+    "exchange_possible",
+    "move_time_limit",
+}
 
 
 def schema(name: str) -> dict[str, Any]:
     """A shipped JSON Schema: ``"state"`` or ``"answer"``."""
-    text = resources.files("enoch.enochian").joinpath(f"schema/{name}.schema.json").read_text(
-        encoding="utf-8")
+    text = (
+        resources.files("enoch.enochian")
+        .joinpath(f"schema/{name}.schema.json")
+        .read_text(encoding="utf-8")
+    )
     result: dict[str, Any] = json.loads(text)
     return result
 
 
 # --- writing ------------------------------------------------------------------------------
+
 
 def state_to_json(st: State, move_time_limit: float | None = None) -> dict[str, Any]:
     """The complete state an agent needs, as plain JSON data (``move_time_limit``: the
@@ -75,8 +113,11 @@ def state_to_json(st: State, move_time_limit: float | None = None) -> dict[str, 
     labels = st.opts.seed_system_labels
     men = []
     for s, a, k in st.men():
-        entry: dict[str, Any] = {"square": SQUARE_NAMES[s], "army": ARMY_NAMES[a],
-                                 "kind": KIND_NAMES[k]}
+        entry: dict[str, Any] = {
+            "square": SQUARE_NAMES[s],
+            "army": ARMY_NAMES[a],
+            "kind": KIND_NAMES[k],
+        }
         if k >= 5:
             entry["patron"] = KIND_NAMES[k - 4]
         elif k in (1, 2):
@@ -85,8 +126,14 @@ def state_to_json(st: State, move_time_limit: float | None = None) -> dict[str, 
     div = None
     if cfg.divination is not None:
         d = cfg.divination
-        div = {"querent": ARMY_NAMES[d.querent], "ptah": SQUARE_NAMES[d.ptah], "seed": d.seed,
-               "die": st.die or None, "verdict": st.verdict, "watching": st.ptah_watch}
+        div = {
+            "querent": ARMY_NAMES[d.querent],
+            "ptah": SQUARE_NAMES[d.ptah],
+            "seed": d.seed,
+            "die": st.die or None,
+            "verdict": st.verdict,
+            "watching": st.ptah_watch,
+        }
     target = st.exchange_target()
     out: dict[str, Any] = {
         "protocol": PROTOCOL,
@@ -103,14 +150,16 @@ def state_to_json(st: State, move_time_limit: float | None = None) -> dict[str, 
         "shared_thrones": [ARMY_NAMES[a] for a in range(4) if st.shared >> a & 1],
         "frozen": [ARMY_NAMES[a] for a in range(4) if st.frozen >> a & 1],
         "withdrawn": [ARMY_NAMES[a] for a in range(4) if st.withdrawn >> a & 1],
-        "captured_by": {ARMY_NAMES[a]: ARMY_NAMES[c] for a, c in enumerate(st.captured_by)
-                        if c >= 0},
+        "captured_by": {
+            ARMY_NAMES[a]: ARMY_NAMES[c] for a, c in enumerate(st.captured_by) if c >= 0
+        },
         "pawns_lost": {ARMY_NAMES[a]: st.pawns_lost[a] for a in range(4)},
         "throne_partner": KIND_NAMES[cfg.partner[0]],
         "options": st.opts.as_dict(),
         "divination": div,
-        "exchange_offer": None if st.pending is None else {
-            "from": ARMY_NAMES[st.pending[0]], "to": ARMY_NAMES[st.pending[1]]},
+        "exchange_offer": None
+        if st.pending is None
+        else {"from": ARMY_NAMES[st.pending[0]], "to": ARMY_NAMES[st.pending[1]]},
         "exchange_possible": None if target < 0 else ARMY_NAMES[target],
         "ply": st.ply,
         "max_plies": cfg.max_plies,
@@ -127,8 +176,11 @@ def move_to_json(st: State, m: int) -> dict[str, Any]:
     if m in ACTION_NAMES:
         return {"action": ACTION_NAMES[m]}
     promo = move_promo(m)
-    out: dict[str, Any] = {"from": SQUARE_NAMES[move_from(m)], "to": SQUARE_NAMES[move_to(m)],
-                           "promotion": "QBNR"[promo - 1] if promo >= 0 else None}
+    out: dict[str, Any] = {
+        "from": SQUARE_NAMES[move_from(m)],
+        "to": SQUARE_NAMES[move_to(m)],
+        "promotion": "QBNR"[promo - 1] if promo >= 0 else None,
+    }
     f = move_from(m)
     if st.shared >> st.army_to_move & 1 and st.king_square(st.army_to_move) == f:
         out["kind"] = KIND_NAMES[move_kind(m)]
@@ -136,6 +188,7 @@ def move_to_json(st: State, m: int) -> dict[str, Any]:
 
 
 # --- reading ------------------------------------------------------------------------------
+
 
 def _err(where: str, what: str) -> ProtocolError:
     return ProtocolError(f"{where}: {what}")
@@ -191,8 +244,9 @@ def state_from_json(data: object) -> State:
     if players not in (2, 4) or isinstance(players, bool):
         raise _err("state.players", f"must be 2 or 4, not {players!r}")
     order = _armies(d["turn_order"], "state.turn_order")
-    if sorted(order) != [0, 1, 2, 3] or any(order[i] % 2 == order[(i + 1) % 4] % 2
-                                            for i in range(4)):
+    if sorted(order) != [0, 1, 2, 3] or any(
+        order[i] % 2 == order[(i + 1) % 4] % 2 for i in range(4)
+    ):
         raise _err("state.turn_order", "must list the four armies with teams alternating")
     to_move = _army(d["to_move"], "state.to_move")
     to_act = _army(d["to_act"], "state.to_act")
@@ -210,8 +264,9 @@ def state_from_json(data: object) -> State:
         commander[a] = _army(v, f"state.commanders.{name}")
     partner_name = d["throne_partner"]
     if partner_name not in ("queen", "bishop", "knight", "rook"):
-        raise _err("state.throne_partner", f"must be queen, bishop, knight or rook, not "
-                   f"{partner_name!r}")
+        raise _err(
+            "state.throne_partner", f"must be queen, bishop, knight or rook, not {partner_name!r}"
+        )
     opts_raw = _obj(d["options"], "state.options")
     known = {f.name for f in fields(RuleOptions)}
     for k in opts_raw:
@@ -242,16 +297,21 @@ def state_from_json(data: object) -> State:
         patron = m.get("patron")
         if kind == "pawn":
             if patron not in ("queen", "bishop", "knight", "rook"):
-                raise _err(f"{w}.patron", f"a pawn needs a patron (queen, bishop, knight, rook), "
-                           f"not {patron!r}")
+                raise _err(
+                    f"{w}.patron",
+                    f"a pawn needs a patron (queen, bishop, knight, rook), not {patron!r}",
+                )
         elif "patron" in m:
             raise _err(f"{w}.patron", f"only pawns have a patron, not a {kind}")
         if "system" in m:
             if kind not in ("queen", "bishop"):
                 raise _err(f"{w}.system", f"only queens and bishops have a system, not a {kind}")
             if m["system"] != system_of(sq, opts.seed_system_labels):
-                raise _err(f"{w}.system", f"a man on {m['square']} is on "
-                           f"{system_of(sq, opts.seed_system_labels)}, not {m['system']!r}")
+                raise _err(
+                    f"{w}.system",
+                    f"a man on {m['square']} is on "
+                    f"{system_of(sq, opts.seed_system_labels)}, not {m['system']!r}",
+                )
         men.append((sq, army, kind, patron))
     shared = _armies(d["shared_thrones"], "state.shared_thrones")
     frozen = _armies(d["frozen"], "state.frozen")
@@ -274,25 +334,29 @@ def state_from_json(data: object) -> State:
         extra = set(dv) - {"querent", "ptah", "seed", "die", "verdict", "watching"}
         if extra:
             raise _err("state.divination", f"unknown field {sorted(extra)[0]!r}")
-        div = Divination(_army(dv["querent"], "state.divination.querent"),
-                         _square(dv["ptah"], "state.divination.ptah"),
-                         _int(dv["seed"], "state.divination.seed"))
+        div = Divination(
+            _army(dv["querent"], "state.divination.querent"),
+            _square(dv["ptah"], "state.divination.ptah"),
+            _int(dv["seed"], "state.divination.seed"),
+        )
         if dv["die"] is not None:
             die = _int(dv["die"], "state.divination.die", 1)
             if die > 6:
                 raise _err("state.divination.die", f"must be 1..6 or null, not {die}")
         verdict = dv.get("verdict")
         if verdict not in (None, "success", "failure"):
-            raise _err("state.divination.verdict", f"must be success, failure or null, not "
-                       f"{verdict!r}")
+            raise _err(
+                "state.divination.verdict", f"must be success, failure or null, not {verdict!r}"
+            )
         watching = bool(dv.get("watching", False))
     max_plies = d.get("max_plies")
     if max_plies is not None:
         max_plies = _int(max_plies, "state.max_plies", 1)
     ply = _int(d["ply"], "state.ply")
     limit = d.get("move_time_limit")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int | float)
-                              or limit <= 0):
+    if limit is not None and (
+        isinstance(limit, bool) or not isinstance(limit, int | float) or limit <= 0
+    ):
         raise _err("state.move_time_limit", f"must be a number > 0 or null, not {limit!r}")
     from enoch.enochian.spec import find_array
 
@@ -307,14 +371,32 @@ def state_from_json(data: object) -> State:
             raise _err("state.array", str(exc)) from None
         if opts.divination_die == "original_gd":
             die_table = tuple(spec.die_original_gd[i] for i in range(1, 7))
-    cfg = GameConfig(order=tuple(order), players=players, controllers=controllers, options=opts,
-                     partner=(BASE_KIND[partner_name],) * 4, array_id=array_id,
-                     direction=d["direction"], divination=div, die_table=die_table,
-                     max_plies=max_plies)
+    cfg = GameConfig(
+        order=tuple(order),
+        players=players,
+        controllers=controllers,
+        options=opts,
+        partner=(BASE_KIND[partner_name],) * 4,
+        array_id=array_id,
+        direction=d["direction"],
+        divination=div,
+        die_table=die_table,
+        max_plies=max_plies,
+    )
     try:
-        st = State.from_men(cfg, men, to_move, frozen=frozen, shared=shared, pawns_lost=lost,
-                            start_turn=False, captured_by=captured, commander=commander,
-                            withdrawn=withdrawn, ply=ply)
+        st = State.from_men(
+            cfg,
+            men,
+            to_move,
+            frozen=frozen,
+            shared=shared,
+            pawns_lost=lost,
+            start_turn=False,
+            captured_by=captured,
+            commander=commander,
+            withdrawn=withdrawn,
+            ply=ply,
+        )
     except ProtocolError:
         raise
     except Exception as exc:
@@ -329,8 +411,10 @@ def state_from_json(data: object) -> State:
         o = _obj(offer, "state.exchange_offer")
         if set(o) != {"from", "to"}:
             raise _err("state.exchange_offer", "must have exactly 'from' and 'to'")
-        frm, to = _army(o["from"], "state.exchange_offer.from"), _army(o["to"],
-                                                                     "state.exchange_offer.to")
+        frm, to = (
+            _army(o["from"], "state.exchange_offer.from"),
+            _army(o["to"], "state.exchange_offer.to"),
+        )
         if frm != to_move or to % 2 == frm % 2:
             raise _err("state.exchange_offer", "must come from the army to move to an enemy")
         st.pending = (frm, to)
@@ -346,8 +430,7 @@ def state_from_json(data: object) -> State:
         o = _obj(outcome, "state.outcome")
         winner = o.get("winner")
         if winner is not None and winner not in TEAM_INDEX:
-            raise _err("state.outcome.winner",
-                       f"must be actives, passives or null, not {winner!r}")
+            raise _err("state.outcome.winner", f"must be actives, passives or null, not {winner!r}")
         if not isinstance(o.get("reason"), str):
             raise _err("state.outcome.reason", "must be a string")
         st.outcome = Outcome(None if winner is None else TEAM_INDEX[winner], o["reason"])
@@ -359,11 +442,14 @@ def parse_answer(data: object, st: State | None = None) -> dict[str, Any]:
     d = _obj(data, "answer")
     if "action" in d:
         if set(d) != {"action"}:
-            raise _err("answer", f"an action answer has only 'action', not "
-                       f"{sorted(set(d) - {'action'})[0]!r}")
+            raise _err(
+                "answer",
+                f"an action answer has only 'action', not {sorted(set(d) - {'action'})[0]!r}",
+            )
         if d["action"] not in ACTIONS:
-            raise _err("answer.action", f"unknown action {d['action']!r} (known: "
-                       f"{', '.join(ACTIONS)})")
+            raise _err(
+                "answer.action", f"unknown action {d['action']!r} (known: {', '.join(ACTIONS)})"
+            )
     else:
         for key in ("from", "to", "promotion"):
             if key not in d:
@@ -374,8 +460,9 @@ def parse_answer(data: object, st: State | None = None) -> dict[str, Any]:
         _square(d["from"], "answer.from")
         _square(d["to"], "answer.to")
         if d["promotion"] not in (None, "Q", "R", "B", "N"):
-            raise _err("answer.promotion", f"must be null or one of Q, R, B, N, not "
-                       f"{d['promotion']!r}")
+            raise _err(
+                "answer.promotion", f"must be null or one of Q, R, B, N, not {d['promotion']!r}"
+            )
         if "kind" in d and d["kind"] not in BASE_KIND and d["kind"] != "pawn":
             raise _err("answer.kind", f"unknown kind {d['kind']!r}")
     if st is not None:
@@ -395,27 +482,35 @@ def answer_to_action(st: State, d: dict[str, Any]) -> int:
             raise IllegalMoveError(f"{d['action']} is not possible now")
         return act
     if st.pending is not None:
-        raise IllegalMoveError(f"{ARMY_NAMES[st.pending[1]]} must accept or refuse the exchange "
-                               "offer, not move")
+        raise IllegalMoveError(
+            f"{ARMY_NAMES[st.pending[1]]} must accept or refuse the exchange offer, not move"
+        )
     kind = None
     if "kind" in d:
         kind = 5 if d["kind"] == "pawn" else BASE_KIND[d["kind"]]
     promo = None if d["promotion"] is None else LETTER_KIND[d["promotion"]]
     frm, to = SQUARE_INDEX[d["from"]], SQUARE_INDEX[d["to"]]
-    cands = [m for m in st.legal_moves() if move_from(m) == frm and move_to(m) == to
-             and (kind is None or move_kind(m) == kind or (kind == 5 and move_kind(m) >= 5))]
+    cands = [
+        m
+        for m in st.legal_moves()
+        if move_from(m) == frm
+        and move_to(m) == to
+        and (kind is None or move_kind(m) == kind or (kind == 5 and move_kind(m) >= 5))
+    ]
     if not cands:
-        raise IllegalMoveError(f"{d['from']}-{d['to']} is not a legal move of "
-                               f"{ARMY_NAMES[st.army_to_move]}")
+        raise IllegalMoveError(
+            f"{d['from']}-{d['to']} is not a legal move of {ARMY_NAMES[st.army_to_move]}"
+        )
     kinds = {move_kind(m) for m in cands}
     if len(kinds) > 1:
-        raise IllegalMoveError(f"two men on {d['from']} can go to {d['to']}: add \"kind\"")
+        raise IllegalMoveError(f'two men on {d["from"]} can go to {d["to"]}: add "kind"')
     promos = {move_promo(m) for m in cands}
     want = -1 if promo is None else promo
     if want not in promos:
         if promos == {-1}:
-            raise IllegalMoveError(f"{d['from']}-{d['to']} is not a promotion; promotion must "
-                                   "be null")
+            raise IllegalMoveError(
+                f"{d['from']}-{d['to']} is not a promotion; promotion must be null"
+            )
         choices = ", ".join("QBNR"[p - 1] for p in sorted(promos) if p >= 0)
         raise IllegalMoveError(f"{d['from']}-{d['to']} promotes: promotion must be {choices}")
     return next(m for m in cands if move_promo(m) == want)
@@ -426,10 +521,19 @@ def validate_state_text(text: str) -> State:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ProtocolError(f"state: not valid JSON: {exc.msg} at line {exc.lineno} column "
-                            f"{exc.colno}") from None
+        raise ProtocolError(
+            f"state: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
     return state_from_json(data)
 
 
-__all__ = ["PROTOCOL", "answer_to_action", "move_to_json", "parse_answer", "schema",
-           "state_from_json", "state_to_json", "validate_state_text"]
+__all__ = [
+    "PROTOCOL",
+    "answer_to_action",
+    "move_to_json",
+    "parse_answer",
+    "schema",
+    "state_from_json",
+    "state_to_json",
+    "validate_state_text",
+]

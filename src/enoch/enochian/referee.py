@@ -52,26 +52,36 @@ class GameResult:
 
     def line(self) -> dict[str, Any]:
         """The results line (one JSON object)."""
-        return {"winner": self.winner, "termination": self.termination or self.reason,
-                "reason": self.reason, "plies": self.plies,
-                "agents": self.agents, "verdict": self.verdict,
-                "seconds": round(self.seconds, 3), **self.extra}
+        return {
+            "winner": self.winner,
+            "termination": self.termination or self.reason,
+            "reason": self.reason,
+            "plies": self.plies,
+            "agents": self.agents,
+            "verdict": self.verdict,
+            "seconds": round(self.seconds, 3),
+            **self.extra,
+        }
 
 
 def _header(st: State, names: Sequence[str]) -> list[str]:
     cfg = st.config
     array = find_array(cfg.array_id).name if cfg.array_id else "custom"
-    lines = [f'[Array "{array}"]', f'[Direction "{cfg.direction}"]',
-             f'[Players "{cfg.players}"]',
-             f'[TurnOrder "{" ".join(ARMY_NAMES[a] for a in cfg.order)}"]']
+    lines = [
+        f'[Array "{array}"]',
+        f'[Direction "{cfg.direction}"]',
+        f'[Players "{cfg.players}"]',
+        f'[TurnOrder "{" ".join(ARMY_NAMES[a] for a in cfg.order)}"]',
+    ]
     for a in cfg.order:
         lines.append(f'[{ARMY_NAMES[a].capitalize()} "{names[cfg.controllers[a]]}"]')
     if cfg.divination is not None:
         d = cfg.divination
-        lines.append(f'[Divination "querent {ARMY_NAMES[d.querent]}, ptah '
-                     f'{SQUARE_NAMES[d.ptah]}, seed {d.seed}"]')
-    opts = {k: v for k, v in st.opts.as_dict().items()
-            if v != type(st.opts)().as_dict()[k]}
+        lines.append(
+            f'[Divination "querent {ARMY_NAMES[d.querent]}, ptah '
+            f'{SQUARE_NAMES[d.ptah]}, seed {d.seed}"]'
+        )
+    opts = {k: v for k, v in st.opts.as_dict().items() if v != type(st.opts)().as_dict()[k]}
     if opts:
         lines.append(f'[Options "{json.dumps(opts, sort_keys=True)}"]')
     return lines
@@ -235,13 +245,22 @@ def _judge(st: State, seat: Seat, raw: Any) -> int:
         raise _Forfeit("invalid_answer", str(exc)) from None
 
 
-def play_game(agents: Sequence[Any], array: str = "earth_of_fire", direction: str = "deosil",
-              options: dict[str, Any] | None = None, players: int | None = None,
-              divination: Divination | None = None, max_plies: int | None = 400,
-              log: IO[str] | None = None, on_move: Callable[[State], None] | None = None,
-              state: State | None = None, movetime: float | None = None,
-              timeout: float = DEFAULT_TIMEOUT, grace: float = 0.1,
-              limits: Limits = Limits()) -> GameResult:  # noqa: B008
+def play_game(
+    agents: Sequence[Any],
+    array: str = "earth_of_fire",
+    direction: str = "deosil",
+    options: dict[str, Any] | None = None,
+    players: int | None = None,
+    divination: Divination | None = None,
+    max_plies: int | None = 400,
+    log: IO[str] | None = None,
+    on_move: Callable[[State], None] | None = None,
+    state: State | None = None,
+    movetime: float | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    grace: float = 0.1,
+    limits: Limits = Limits(),  # noqa: B008 (frozen)
+) -> GameResult:
     """Play one game; ``agents[i]`` answers for player ``i`` (2 teams or 4 armies).
 
     Agents are names or objects (see :func:`make_seat`). ``movetime``: seconds per answer,
@@ -259,11 +278,11 @@ def play_game(agents: Sequence[Any], array: str = "earth_of_fire", direction: st
     try:
         for a in agents:
             seats.append(make_seat(a, limits=limits))
-        st = state or new_game(array, direction, options, players=players,
-                               divination=divination, max_plies=max_plies)
+        st = state or new_game(
+            array, direction, options, players=players, divination=divination, max_plies=max_plies
+        )
         if st.config.players != players:
-            raise InputError(f"the position is for {st.config.players} players, "
-                             f"not {players}")
+            raise InputError(f"the position is for {st.config.players} players, not {players}")
         for seat in seats:
             seat.start()
         return _run(st, seats, log, on_move, movetime, timeout, grace)
@@ -272,9 +291,15 @@ def play_game(agents: Sequence[Any], array: str = "earth_of_fire", direction: st
             seat.close()
 
 
-def _run(st: State, seats: list[Seat], log: IO[str] | None,
-         on_move: Callable[[State], None] | None, movetime: float | None, timeout: float,
-         grace: float) -> GameResult:
+def _run(
+    st: State,
+    seats: list[Seat],
+    log: IO[str] | None,
+    on_move: Callable[[State], None] | None,
+    movetime: float | None,
+    timeout: float,
+    grace: float,
+) -> GameResult:
     names = [s.name for s in seats]
     start = time.perf_counter()
     allowed = movetime + grace if movetime is not None else timeout
@@ -284,8 +309,13 @@ def _run(st: State, seats: list[Seat], log: IO[str] | None,
         if log is not None:
             log.write(json.dumps({"type": type_, "ply": st.ply, **data}) + "\n")
 
-    event("start", agents=names, array=st.config.array_id, players=st.config.players,
-          movetime=movetime)
+    event(
+        "start",
+        agents=names,
+        array=st.config.array_id,
+        players=st.config.players,
+        movetime=movetime,
+    )
     while not st.is_terminal():
         player = st.current_player()
         army = st.deciding_army
@@ -297,17 +327,23 @@ def _run(st: State, seats: list[Seat], log: IO[str] | None,
             try:
                 raw = seat.ask(state_json, allowed if seat.timed else None)
             except TransportError as exc:
-                event("answer", player=player, error=str(exc), kind=exc.kind,
-                      seconds=round(time.perf_counter() - t0, 4),
-                      stderr=exc.stderr or seat.stderr())
+                event(
+                    "answer",
+                    player=player,
+                    error=str(exc),
+                    kind=exc.kind,
+                    seconds=round(time.perf_counter() - t0, 4),
+                    stderr=exc.stderr or seat.stderr(),
+                )
                 kind = exc.kind if exc.kind in FORFEITS else "crash"
                 raise _Forfeit(kind, str(exc)) from None
             except Exception as exc:  # an in-process agent raised: that is its crash
                 event("answer", player=player, error=repr(exc), kind="crash")
                 raise _Forfeit("crash", f"agent raised {type(exc).__name__}: {exc}") from None
             spent = time.perf_counter() - t0
-            event("answer", player=player, answer=raw, seconds=round(spent, 4),
-                  stderr=seat.stderr())
+            event(
+                "answer", player=player, answer=raw, seconds=round(spent, 4), stderr=seat.stderr()
+            )
             if spent > allowed and seat.timed:
                 raise _Forfeit("timeout", f"answered after {spent:.3f} s (limit {allowed:.3f} s)")
             act = _judge(st, seat, raw)
@@ -325,9 +361,14 @@ def _run(st: State, seats: list[Seat], log: IO[str] | None,
     termination = st.outcome.reason
     result = GameResult(
         winner=None if st.outcome.winner is None else TEAM_NAMES[st.outcome.winner],
-        reason=f"forfeit: {detail}" if detail else termination, plies=st.ply, agents=names,
-        verdict=st.verdict, termination=termination,
-        record=format_record(st, names, detail), seconds=time.perf_counter() - start)
+        reason=f"forfeit: {detail}" if detail else termination,
+        plies=st.ply,
+        agents=names,
+        verdict=st.verdict,
+        termination=termination,
+        record=format_record(st, names, detail),
+        seconds=time.perf_counter() - start,
+    )
     event("result", **result.line())
     return result
 
@@ -339,12 +380,21 @@ def match_schedule(n_agents: int, games: int, arrays: Sequence[str]) -> list[tup
     return [(arrays[(g // n_agents) % len(arrays)], g % n_agents) for g in range(games)]
 
 
-def play_match(make_agents: Callable[[], list[Any]], games: int, arrays: Sequence[str],
-               players: int = 2, max_plies: int = 400, log: IO[str] | None = None,
-               records: IO[str] | None = None, results: IO[str] | None = None,
-               direction: str = "deosil", movetime: float | None = None,
-               timeout: float = DEFAULT_TIMEOUT, limits: Limits = Limits(),  # noqa: B008
-               on_game: Callable[[int, GameResult], None] | None = None) -> dict[str, float]:
+def play_match(
+    make_agents: Callable[[], list[Any]],
+    games: int,
+    arrays: Sequence[str],
+    players: int = 2,
+    max_plies: int = 400,
+    log: IO[str] | None = None,
+    records: IO[str] | None = None,
+    results: IO[str] | None = None,
+    direction: str = "deosil",
+    movetime: float | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    limits: Limits = Limits(),  # noqa: B008
+    on_game: Callable[[int, GameResult], None] | None = None,
+) -> dict[str, float]:
     """A match of 2 or 4 agents (names or objects, made afresh each game by ``make_agents``):
     seats rotate every game and arrays rotate after a full turn of seats
     (:func:`match_schedule`). Returns points per agent (``name#index``; win 1, draw 1/2)."""
@@ -358,10 +408,20 @@ def play_match(make_agents: Callable[[], list[Any]], games: int, arrays: Sequenc
         seated = [agents[i] for i in order]
         labels = [_label(agents[i], i) for i in order]
         if log is not None:
-            log.write(json.dumps({"type": "game", "game": g + 1, "array": array,
-                                  "seats": labels}) + "\n")
-        res = play_game(seated, array, direction, players=players, max_plies=max_plies,
-                        log=log, movetime=movetime, timeout=timeout, limits=limits)
+            log.write(
+                json.dumps({"type": "game", "game": g + 1, "array": array, "seats": labels}) + "\n"
+            )
+        res = play_game(
+            seated,
+            array,
+            direction,
+            players=players,
+            max_plies=max_plies,
+            log=log,
+            movetime=movetime,
+            timeout=timeout,
+            limits=limits,
+        )
         if records is not None:
             records.write(res.record + "\n")
         teams = _seat_teams(array, direction, players)
@@ -370,8 +430,9 @@ def play_match(make_agents: Callable[[], list[Any]], games: int, arrays: Sequenc
             pts = 0.5 if res.winner is None else (1.0 if res.winner == team else 0.0)
             points[label] = points.get(label, 0.0) + pts
         if results is not None:
-            results.write(json.dumps({"game": g + 1, "array": array, "seats": labels,
-                                      **res.line()}) + "\n")
+            results.write(
+                json.dumps({"game": g + 1, "array": array, "seats": labels, **res.line()}) + "\n"
+            )
         if on_game is not None:
             on_game(g + 1, res)
     return points
@@ -381,7 +442,7 @@ def _label(agent: Any, index: int) -> str:
     name = agent if isinstance(agent, str) else getattr(agent, "name", type(agent).__name__)
     return f"{name}#{index}"
 
+
 def _seat_teams(array: str, direction: str, players: int) -> list[int]:
     st = new_game(array, direction, players=players)
-    return [next(a % 2 for a in range(4) if st.config.controllers[a] == p)
-            for p in range(players)]
+    return [next(a % 2 for a in range(4) if st.config.controllers[a] == p) for p in range(players)]

@@ -29,8 +29,12 @@ def board_text(st: State) -> Text:
                 letter = "K" + letter
             mark = "*" if st.frozen >> a & 1 else ("+" if len(letter) > 1 else " ")
             cell = (letter + mark) if len(letter) == 1 else letter + "+"
-            text.append(f"{cell:<3}"[:3], style=STYLES[a] + ("" if "on" in STYLES[a] else " " + bg)
-                        + (" dim" if st.frozen >> a & 1 else ""))
+            text.append(
+                f"{cell:<3}"[:3],
+                style=STYLES[a]
+                + ("" if "on" in STYLES[a] else " " + bg)
+                + (" dim" if st.frozen >> a & 1 else ""),
+            )
         text.append("\n")
     text.append("   " + "  ".join("abcdefgh") + "\n")
     legend = "  ".join(f"{n}" for n in ARMY_NAMES)

@@ -54,8 +54,11 @@ def evaluate(st: State, team: int) -> float:
             if men:
                 v += VALUES[k] * men.bit_count()
                 if k <= ROOK:  # a piece: 4 per ring towards the centre
-                    v += 4 * ((men & R1).bit_count() + 2 * (men & R2).bit_count()
-                              + 3 * (men & R3).bit_count())
+                    v += 4 * (
+                        (men & R1).bit_count()
+                        + 2 * (men & R2).bit_count()
+                        + 3 * (men & R3).bit_count()
+                    )
         if not bb[base + KING]:
             v -= KING_LOST
         if frozen >> a & 1:
@@ -75,8 +78,14 @@ class Searcher:
     scores are from the actives' side, so it stays valid whoever searches next).
     """
 
-    def __init__(self, movetime: float = 1.0, max_depth: int = 64, *, tt: bool = True,
-                 quiescence: bool = True) -> None:
+    def __init__(
+        self,
+        movetime: float = 1.0,
+        max_depth: int = 64,
+        *,
+        tt: bool = True,
+        quiescence: bool = True,
+    ) -> None:
         self.movetime = movetime
         self.max_depth = max_depth
         self.use_tt = tt
@@ -109,8 +118,7 @@ class Searcher:
     def _captures(self, st: State, moves: list[int]) -> list[int]:
         board = st.board
         caps = [m for m in moves if board[m >> 6 & 63] >= 0]
-        caps.sort(key=lambda m: -(VICTIM[board[m >> 6 & 63] % NKINDS]
-                                  - VALUES[m >> 12 & 15] // 10))
+        caps.sort(key=lambda m: -(VICTIM[board[m >> 6 & 63] % NKINDS] - VALUES[m >> 12 & 15] // 10))
         return caps
 
     def _tick(self) -> None:
@@ -219,8 +227,9 @@ class Searcher:
             k.insert(0, m)
             del k[2:]
 
-    def best_move(self, st: State, movetime: float | None = None,
-                  deadline: float | None = None) -> tuple[int, float]:
+    def best_move(
+        self, st: State, movetime: float | None = None, deadline: float | None = None
+    ) -> tuple[int, float]:
         """The best move found within the time budget, and its score for the mover's team.
 
         The budget is ``deadline`` (a ``time.perf_counter()`` value) if given, else
@@ -233,8 +242,11 @@ class Searcher:
             raise ValueError("no legal move")
         team = st.army_to_move % 2
         sign = 1 if team == 0 else -1
-        self.deadline = deadline if deadline is not None else \
-            time.perf_counter() + (self.movetime if movetime is None else movetime)
+        self.deadline = (
+            deadline
+            if deadline is not None
+            else time.perf_counter() + (self.movetime if movetime is None else movetime)
+        )
         self.nodes = 0
         self.depth_reached = 0
         self.killers = []

@@ -79,8 +79,9 @@ def parse_options(raw: dict[str, Any] | None) -> RuleOptions:
             if value < 0:
                 raise InputError(f"rule option {name} must be >= 0, not {value}")
         elif name == "divination_die" and value not in ("zalewski", "original_gd"):
-            raise InputError("rule option divination_die must be zalewski or original_gd, "
-                             f"not {value!r}")
+            raise InputError(
+                f"rule option divination_die must be zalewski or original_gd, not {value!r}"
+            )
         changes[name] = value
     return replace(opts, **changes)
 
@@ -133,8 +134,17 @@ def _parse_array(raw: object, i: int) -> ArraySpec:
     if not isinstance(raw, dict):
         raise _fail(f"arrays[{i}]", "must be a mapping")
     where = f"arrays[{i}] ({raw.get('id', '?')})"
-    for key in ("id", "name", "board", "setting", "first_player", "turn_order", "throne_partner",
-                "die_original_gd", "men"):
+    for key in (
+        "id",
+        "name",
+        "board",
+        "setting",
+        "first_player",
+        "turn_order",
+        "throne_partner",
+        "die_original_gd",
+        "men",
+    ):
         if key not in raw:
             raise _fail(where, f"missing {key!r}")
     for key in ("board", "setting"):
@@ -147,8 +157,10 @@ def _parse_array(raw: object, i: int) -> ArraySpec:
     for d in DIRECTIONS:
         order = tuple(_army(a, f"{where}.turn_order.{d}") for a in to[d])
         if sorted(order) != [0, 1, 2, 3] or order[0] != first:
-            raise _fail(f"{where}.turn_order.{d}",
-                        "must list each army once, starting with the first player")
+            raise _fail(
+                f"{where}.turn_order.{d}",
+                "must list each army once, starting with the first player",
+            )
         for j in range(4):  # teams must alternate
             if order[j] % 2 == order[(j + 1) % 4] % 2:
                 raise _fail(f"{where}.turn_order.{d}", "teams must alternate")
@@ -157,8 +169,11 @@ def _parse_array(raw: object, i: int) -> ArraySpec:
     if partner not in ("queen", "bishop", "knight", "rook"):
         raise _fail(f"{where}.throne_partner", f"unknown kind {partner!r}")
     die = raw["die_original_gd"]
-    if not isinstance(die, dict) or sorted(die) != [1, 2, 3, 4, 5, 6] or any(
-            v not in DIE_KINDS for v in die.values()):
+    if (
+        not isinstance(die, dict)
+        or sorted(die) != [1, 2, 3, 4, 5, 6]
+        or any(v not in DIE_KINDS for v in die.values())
+    ):
         raise _fail(f"{where}.die_original_gd", "must map 1..6 to kinds")
     men: list[Man] = []
     if not isinstance(raw["men"], list) or not raw["men"]:
@@ -191,19 +206,33 @@ def _parse_array(raw: object, i: int) -> ArraySpec:
         men.append(man)
         per_square.setdefault(sq, []).append(man)
     for sq, here in per_square.items():
-        if len(here) > 2 or (len(here) == 2 and not (
-                sq == THRONES[here[0].army] and here[0].army == here[1].army
-                and sorted(m.kind for m in here) == sorted(["king", partner]))):
-            raise _fail(where, f"square {list(SQUARE_INDEX)[sq]} holds {len(here)} men "
-                        "(only a throne may hold its king and the throne partner)")
+        if len(here) > 2 or (
+            len(here) == 2
+            and not (
+                sq == THRONES[here[0].army]
+                and here[0].army == here[1].army
+                and sorted(m.kind for m in here) == sorted(["king", partner])
+            )
+        ):
+            raise _fail(
+                where,
+                f"square {list(SQUARE_INDEX)[sq]} holds {len(here)} men "
+                "(only a throne may hold its king and the throne partner)",
+            )
     for a in range(4):
         kings = [m for m in men if m.army == a and m.kind == "king"]
         if len(kings) != 1:
             raise _fail(where, f"{ARMY_NAMES[a]} needs exactly one king")
     return ArraySpec(
-        id=raw["id"], name=raw["name"], board=raw["board"], setting=raw["setting"],
-        first_player=first, turn_order=orders, throne_partner=BASE_KIND[partner],
-        die_original_gd={int(k): v for k, v in die.items()}, men=tuple(men),
+        id=raw["id"],
+        name=raw["name"],
+        board=raw["board"],
+        setting=raw["setting"],
+        first_player=first,
+        turn_order=orders,
+        throne_partner=BASE_KIND[partner],
+        die_original_gd={int(k): v for k, v in die.items()},
+        men=tuple(men),
     )
 
 
@@ -225,12 +254,17 @@ def parse_rulebook(data: object) -> RuleBook:
             raise _fail(f"armies.{name}.ally", f"must be {ARMY_NAMES[i ^ 2]}")
     if data["teams"] != {"actives": ["air", "fire"], "passives": ["water", "earth"]}:
         raise _fail("teams", "must be actives [air, fire] and passives [water, earth]")
-    if data["directions"] != {"deosil": list(ARMY_NAMES),
-                              "widdershins": ["air", "earth", "fire", "water"]}:
+    if data["directions"] != {
+        "deosil": list(ARMY_NAMES),
+        "widdershins": ["air", "earth", "fire", "water"],
+    }:
         raise _fail("directions", "deosil must be air, water, fire, earth; widdershins reversed")
     die = data["die"].get("zalewski") if isinstance(data["die"], dict) else None
-    if not isinstance(die, dict) or sorted(die) != [1, 2, 3, 4, 5, 6] or any(
-            v not in DIE_KINDS for v in die.values()):
+    if (
+        not isinstance(die, dict)
+        or sorted(die) != [1, 2, 3, 4, 5, 6]
+        or any(v not in DIE_KINDS for v in die.values())
+    ):
         raise _fail("die.zalewski", "must map 1..6 to kinds")
     opts = data["options"]
     if not isinstance(opts, dict):
@@ -274,8 +308,11 @@ def _parse_text(text: str) -> RuleBook:
 
 @lru_cache(maxsize=1)
 def _packaged() -> RuleBook:
-    text = resources.files("enoch.enochian").joinpath("data/enochian-rules.yaml").read_text(
-        encoding="utf-8")
+    text = (
+        resources.files("enoch.enochian")
+        .joinpath("data/enochian-rules.yaml")
+        .read_text(encoding="utf-8")
+    )
     return _parse_text(text)
 
 

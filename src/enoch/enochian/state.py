@@ -70,8 +70,13 @@ ACCEPT = 2 << 24
 REFUSE = 3 << 24
 RESIGN = 4 << 24  # the team concedes
 WITHDRAW = 5 << 24  # four players: this army leaves the game
-SPECIAL_NAMES = {OFFER: "offer", ACCEPT: "accept", REFUSE: "refuse", RESIGN: "resign",
-                 WITHDRAW: "withdraw"}
+SPECIAL_NAMES = {
+    OFFER: "offer",
+    ACCEPT: "accept",
+    REFUSE: "refuse",
+    RESIGN: "resign",
+    WITHDRAW: "withdraw",
+}
 SPECIAL_BY_NAME = {v: k for k, v in SPECIAL_NAMES.items()}
 PROMO_KINDS = (QUEEN, ROOK, BISHOP, KNIGHT)  # privileged choices, in the order they are listed
 
@@ -144,8 +149,10 @@ class Outcome:
     def as_dict(self) -> dict[str, Any]:
         from enoch.enochian.geometry import TEAM_NAMES
 
-        return {"winner": None if self.winner is None else TEAM_NAMES[self.winner],
-                "reason": self.reason}
+        return {
+            "winner": None if self.winner is None else TEAM_NAMES[self.winner],
+            "reason": self.reason,
+        }
 
 
 def default_controllers(order: Sequence[int], players: int) -> tuple[int, ...]:
@@ -161,8 +168,9 @@ def default_controllers(order: Sequence[int], players: int) -> tuple[int, ...]:
     raise InputError(f"players must be 2 or 4, not {players}")
 
 
-def parse_controllers(raw: dict[str, Any] | Sequence[int] | None, order: Sequence[int],
-                      players: int) -> tuple[int, ...]:
+def parse_controllers(
+    raw: dict[str, Any] | Sequence[int] | None, order: Sequence[int], players: int
+) -> tuple[int, ...]:
     """Validate a controller map (army name -> player number)."""
     if raw is None:
         return default_controllers(order, players)
@@ -180,8 +188,10 @@ def parse_controllers(raw: dict[str, Any] | Sequence[int] | None, order: Sequenc
         out = list(raw)
     if players == 2:
         if out[0] != out[2] or out[1] != out[3] or out[0] == out[1]:
-            raise InputError("controllers: with two players each player commands one team "
-                             "(air+fire, water+earth)")
+            raise InputError(
+                "controllers: with two players each player commands one team "
+                "(air+fire, water+earth)"
+            )
     elif sorted(out) != [0, 1, 2, 3]:
         raise InputError("controllers: with four players each player commands one army")
     return tuple(out)
@@ -190,9 +200,29 @@ def parse_controllers(raw: dict[str, Any] | Sequence[int] | None, order: Sequenc
 class State:
     """A position and everything needed to continue the game from it."""
 
-    _FIELDS = ("bb", "occ", "board", "shared", "frozen", "withdrawn", "pawns_lost",
-               "commander", "captured_by", "turn_idx", "ply", "turns", "die", "outcome",
-               "pending", "offered", "ptah_watch", "verdict", "_legal", "_loglen", "zkey")
+    _FIELDS = (
+        "bb",
+        "occ",
+        "board",
+        "shared",
+        "frozen",
+        "withdrawn",
+        "pawns_lost",
+        "commander",
+        "captured_by",
+        "turn_idx",
+        "ply",
+        "turns",
+        "die",
+        "outcome",
+        "pending",
+        "offered",
+        "ptah_watch",
+        "verdict",
+        "_legal",
+        "_loglen",
+        "zkey",
+    )
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
@@ -231,12 +261,20 @@ class State:
             self.board[sq] = code
 
     @classmethod
-    def from_men(cls, config: GameConfig, men: Iterable[Sequence[Any]], to_move: int,
-                 frozen: Iterable[int] = (), shared: Iterable[int] = (),
-                 pawns_lost: Sequence[int] = (0, 0, 0, 0), start_turn: bool = True,
-                 captured_by: Sequence[int] = (-1, -1, -1, -1),
-                 commander: Sequence[int] = (0, 1, 2, 3), withdrawn: Iterable[int] = (),
-                 ply: int = 0) -> State:
+    def from_men(
+        cls,
+        config: GameConfig,
+        men: Iterable[Sequence[Any]],
+        to_move: int,
+        frozen: Iterable[int] = (),
+        shared: Iterable[int] = (),
+        pawns_lost: Sequence[int] = (0, 0, 0, 0),
+        start_turn: bool = True,
+        captured_by: Sequence[int] = (-1, -1, -1, -1),
+        commander: Sequence[int] = (0, 1, 2, 3),
+        withdrawn: Iterable[int] = (),
+        ply: int = 0,
+    ) -> State:
         """A position from a list of men ``(square, army, kind, patron-or-None)``.
 
         Validates what the rules need (one man a square except a shared throne, one king an
@@ -251,8 +289,10 @@ class State:
             patron = man[3] if len(man) > 3 else None
             if kind_name == "pawn":
                 if patron not in ("queen", "bishop", "knight", "rook"):
-                    raise InputError(f"men[{i}]: a pawn needs a patron (queen, bishop, knight, "
-                                     f"rook), not {patron!r}")
+                    raise InputError(
+                        f"men[{i}]: a pawn needs a patron (queen, bishop, knight, "
+                        f"rook), not {patron!r}"
+                    )
                 kind = pawn_of(BASE_KIND[patron])
             elif kind_name in BASE_KIND:
                 kind = BASE_KIND[kind_name]
@@ -263,10 +303,16 @@ class State:
         for sq, here in per_sq.items():
             if len(here) == 2:
                 (a1, k1), (a2, k2) = here
-                if a1 != a2 or sq != THRONES[a1] or (k1 == KING) == (k2 == KING) or \
-                        a1 not in shared_set:
-                    raise InputError(f"square {SQUARE_NAMES[sq]} holds two men; only an army's "
-                                     "throne listed as shared may hold its king and one other man")
+                if (
+                    a1 != a2
+                    or sq != THRONES[a1]
+                    or (k1 == KING) == (k2 == KING)
+                    or a1 not in shared_set
+                ):
+                    raise InputError(
+                        f"square {SQUARE_NAMES[sq]} holds two men; only an army's "
+                        "throne listed as shared may hold its king and one other man"
+                    )
                 here.sort(key=lambda x: x[1] != KING)  # king first, partner lands in mailbox
             elif len(here) > 2:
                 raise InputError(f"square {SQUARE_NAMES[sq]} holds {len(here)} men")
@@ -280,8 +326,10 @@ class State:
         for a in shared_set:
             t = THRONES[a]
             if not (st.bb[a * NKINDS + KING] & BB[t]) or len(per_sq.get(t, [])) != 2:
-                raise InputError(f"shared: {ARMY_NAMES[a]}'s throne {SQUARE_NAMES[t]} does not "
-                                 "hold its king and one other man")
+                raise InputError(
+                    f"shared: {ARMY_NAMES[a]}'s throne {SQUARE_NAMES[t]} does not "
+                    "hold its king and one other man"
+                )
             st.shared |= 1 << a
         for a in frozen:
             st.frozen |= 1 << a
@@ -293,10 +341,12 @@ class State:
         st.commander = list(commander)
         st.ply = ply
         for a in range(4):
-            if st.captured_by[a] >= 0 and (st.captured_by[a] % 2 == a % 2 or
-                                           st.bb[a * NKINDS + KING]):
-                raise InputError(f"captured_by: {ARMY_NAMES[a]}'s king is on the board or was "
-                                 "taken by an ally")
+            if st.captured_by[a] >= 0 and (
+                st.captured_by[a] % 2 == a % 2 or st.bb[a * NKINDS + KING]
+            ):
+                raise InputError(
+                    f"captured_by: {ARMY_NAMES[a]}'s king is on the board or was taken by an ally"
+                )
             if st.commander[a] % 2 != a % 2:
                 raise InputError(f"commander: {ARMY_NAMES[a]} cannot be commanded by an enemy")
         if to_move not in config.order:
@@ -362,8 +412,14 @@ class State:
     def key(self) -> int:
         """Zobrist key of the position (men, army to move, frozen, shared, lost-pawn flags)."""
         lost = sum(1 << a for a in range(4) if self.pawns_lost[a])
-        k = self.zkey ^ Z_TURN[self.army_to_move] ^ Z_FROZEN[self.frozen] ^ \
-            Z_SHARED[self.shared] ^ Z_LOST[lost] ^ Z_DIE[self.die]
+        k = (
+            self.zkey
+            ^ Z_TURN[self.army_to_move]
+            ^ Z_FROZEN[self.frozen]
+            ^ Z_SHARED[self.shared]
+            ^ Z_LOST[lost]
+            ^ Z_DIE[self.die]
+        )
         return k ^ Z_PENDING if self.pending else k
 
     # --- attacks --------------------------------------------------------------------------
@@ -442,8 +498,12 @@ class State:
             ak = bb[ally * NKINDS + KING]
             alone = not (self.shared >> ally & 1 and ak & BB[THRONES[ally]])
             # fine point 11: "about to be taken" = attacked by a live enemy man
-            if ak and alone and not (self.frozen >> ally & 1) and \
-                    self.attacked(ak.bit_length() - 1, ally):
+            if (
+                ak
+                and alone
+                and not (self.frozen >> ally & 1)
+                and self.attacked(ak.bit_length() - 1, ally)
+            ):
                 cap |= ak
         tgt = empty | cap
         base = army * NKINDS
@@ -506,8 +566,9 @@ class State:
                 out.append(m | (k + 1) << 16 | PRIV)
             return
         target = self._promotion_target(army, pawn_kind, sq_bb)
-        if self.pawns_lost[army] and (self.opts.allow_duplicate_patron_promotion
-                                      or not self.bb[army * NKINDS + target]):
+        if self.pawns_lost[army] and (
+            self.opts.allow_duplicate_patron_promotion or not self.bb[army * NKINDS + target]
+        ):
             out.append(m | (target + 1) << 16)
         else:
             out.append(m)  # it arrives and waits
@@ -569,16 +630,54 @@ class State:
 
     # --- making moves ---------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
-        return (self.bb, self.occ, self.board, self.shared, self.frozen, self.withdrawn,
-                self.pawns_lost, self.commander, self.captured_by, self.turn_idx, self.ply,
-                self.turns, self.die, self.outcome, self.pending, self.offered,
-                self.ptah_watch, self.verdict, self._legal, len(self.log), self.zkey)
+        return (
+            self.bb,
+            self.occ,
+            self.board,
+            self.shared,
+            self.frozen,
+            self.withdrawn,
+            self.pawns_lost,
+            self.commander,
+            self.captured_by,
+            self.turn_idx,
+            self.ply,
+            self.turns,
+            self.die,
+            self.outcome,
+            self.pending,
+            self.offered,
+            self.ptah_watch,
+            self.verdict,
+            self._legal,
+            len(self.log),
+            self.zkey,
+        )
 
     def _restore(self, s: tuple[Any, ...]) -> None:
-        (self.bb, self.occ, self.board, self.shared, self.frozen, self.withdrawn,
-         self.pawns_lost, self.commander, self.captured_by, self.turn_idx, self.ply,
-         self.turns, self.die, self.outcome, self.pending, self.offered,
-         self.ptah_watch, self.verdict, self._legal, loglen, self.zkey) = s
+        (
+            self.bb,
+            self.occ,
+            self.board,
+            self.shared,
+            self.frozen,
+            self.withdrawn,
+            self.pawns_lost,
+            self.commander,
+            self.captured_by,
+            self.turn_idx,
+            self.ply,
+            self.turns,
+            self.die,
+            self.outcome,
+            self.pending,
+            self.offered,
+            self.ptah_watch,
+            self.verdict,
+            self._legal,
+            loglen,
+            self.zkey,
+        ) = s
         del self.log[loglen:]
 
     def _move_men(self, m: int, army: int) -> int:
@@ -642,8 +741,9 @@ class State:
                 self.captured_by[taken] = army
                 if any(c == taken for x, c in enumerate(self.commander) if x != taken):
                     # a seizure ends when the seizing king is taken
-                    self.commander = [x if c == taken and x != taken else c
-                                      for x, c in enumerate(self.commander)]
+                    self.commander = [
+                        x if c == taken and x != taken else c for x, c in enumerate(self.commander)
+                    ]
         elif k == KING and t == THRONES[army ^ 2]:  # throne seizure (fine point 10)
             ally = army ^ 2
             if not (self.frozen >> ally & 1) or self.opts.throne_seizure_revives_frozen:
@@ -672,8 +772,11 @@ class State:
             self._check_bare()
         if self.config.divination is not None:
             self._ptah_update(mover=army)
-        if self.outcome is None and self.config.max_plies is not None and \
-                self.ply >= self.config.max_plies:
+        if (
+            self.outcome is None
+            and self.config.max_plies is not None
+            and self.ply >= self.config.max_plies
+        ):
             self.outcome = Outcome(None, "move_limit")
         if self.outcome is None:
             self._advance()
@@ -833,8 +936,12 @@ class State:
                         self.zkey ^= Z_MEN[base + pk][s] ^ Z_MEN[base + target][s]
                         if self.board[s] == base + pk:
                             self.board[s] = base + target
-                        self.log.append({"army": ARMY_NAMES[army], "promotion":
-                                         f"P{SQUARE_NAMES[s]}={KIND_LETTERS[target]}"})
+                        self.log.append(
+                            {
+                                "army": ARMY_NAMES[army],
+                                "promotion": f"P{SQUARE_NAMES[s]}={KIND_LETTERS[target]}",
+                            }
+                        )
 
     def _roll(self, attempt: int) -> int:
         div = self.config.divination
@@ -929,8 +1036,12 @@ class State:
         if m >= OFFER:
             return SPECIAL_NAMES[m]
         f, t = m & 63, m >> 6 & 63
-        s = KIND_LETTERS[m >> 12 & 15] + SQUARE_NAMES[f] + ("x" if self.board[t] >= 0 else "-") \
+        s = (
+            KIND_LETTERS[m >> 12 & 15]
+            + SQUARE_NAMES[f]
+            + ("x" if self.board[t] >= 0 else "-")
             + SQUARE_NAMES[t]
+        )
         promo = (m >> 16 & 15) - 1
         return s + "=" + KIND_LETTERS[promo] if promo >= 0 else s
 
@@ -949,24 +1060,33 @@ class State:
                 return m
         raise IllegalMoveError(f"{text!r} is not a legal move of {ARMY_NAMES[self.army_to_move]}")
 
-    def find_move(self, frm: int, to: int, kind: int | None = None,
-                  promo: int | None = None) -> int:
+    def find_move(
+        self, frm: int, to: int, kind: int | None = None, promo: int | None = None
+    ) -> int:
         """The legal move from ``frm`` to ``to`` (kind disambiguates a shared throne)."""
-        cands = [m for m in self.legal_moves() if m & 63 == frm and m >> 6 & 63 == to
-                 and (kind is None or m >> 12 & 15 == kind)]
+        cands = [
+            m
+            for m in self.legal_moves()
+            if m & 63 == frm and m >> 6 & 63 == to and (kind is None or m >> 12 & 15 == kind)
+        ]
         if promo is not None:
             cands = [m for m in cands if (m >> 16 & 15) - 1 == promo]
         elif len(cands) > 1 and all(move_promo(m) >= 0 for m in cands):
-            raise IllegalMoveError(f"{SQUARE_NAMES[frm]}-{SQUARE_NAMES[to]} needs a promotion "
-                                   "choice (Q, R, B or N)")
+            raise IllegalMoveError(
+                f"{SQUARE_NAMES[frm]}-{SQUARE_NAMES[to]} needs a promotion choice (Q, R, B or N)"
+            )
         if not cands:
-            raise IllegalMoveError(f"{SQUARE_NAMES[frm]}-{SQUARE_NAMES[to]} is not a legal move "
-                                   f"of {ARMY_NAMES[self.army_to_move]}")
+            raise IllegalMoveError(
+                f"{SQUARE_NAMES[frm]}-{SQUARE_NAMES[to]} is not a legal move "
+                f"of {ARMY_NAMES[self.army_to_move]}"
+            )
         if len(cands) > 1:
             kinds = {m >> 12 & 15 for m in cands}
             if len(kinds) > 1:
-                raise IllegalMoveError(f"two men on {SQUARE_NAMES[frm]} can go to "
-                                       f"{SQUARE_NAMES[to]}: say which kind moves")
+                raise IllegalMoveError(
+                    f"two men on {SQUARE_NAMES[frm]} can go to "
+                    f"{SQUARE_NAMES[to]}: say which kind moves"
+                )
         return cands[0]
 
     # --- counting ---------------------------------------------------------------------------
@@ -989,16 +1109,26 @@ class State:
             row = []
             for f in range(8):
                 c = self.board[r * 8 + f]
-                row.append("." if c < 0 else KIND_LETTERS[c % NKINDS] if c // NKINDS % 2 == 0
-                           else KIND_LETTERS[c % NKINDS].lower())
+                row.append(
+                    "."
+                    if c < 0
+                    else KIND_LETTERS[c % NKINDS]
+                    if c // NKINDS % 2 == 0
+                    else KIND_LETTERS[c % NKINDS].lower()
+                )
             rows.append("".join(row))
         return "\n".join(rows)
 
 
-def new_game(array: str | ArraySpec = "earth_of_fire", direction: str = "deosil",
-             options: RuleOptions | dict[str, Any] | None = None, players: int = 2,
-             controllers: dict[str, Any] | Sequence[int] | None = None,
-             divination: Divination | None = None, max_plies: int | None = None) -> State:
+def new_game(
+    array: str | ArraySpec = "earth_of_fire",
+    direction: str = "deosil",
+    options: RuleOptions | dict[str, Any] | None = None,
+    players: int = 2,
+    controllers: dict[str, Any] | Sequence[int] | None = None,
+    divination: Divination | None = None,
+    max_plies: int | None = None,
+) -> State:
     """A game from a starting array, a direction, rule options and a controller map."""
     spec = find_array(array) if isinstance(array, str) else array
     if direction not in spec.turn_order:
@@ -1019,10 +1149,17 @@ def new_game(array: str | ArraySpec = "earth_of_fire", direction: str = "deosil"
     if opts.divination_die == "original_gd":
         die_table = tuple(spec.die_original_gd[i] for i in range(1, 7))
     config = GameConfig(
-        order=tuple(order), players=players,
-        controllers=parse_controllers(controllers, order, players), options=opts,
-        partner=(spec.throne_partner,) * 4, array_id=spec.id, direction=direction,
-        divination=divination, die_table=die_table, max_plies=max_plies)
+        order=tuple(order),
+        players=players,
+        controllers=parse_controllers(controllers, order, players),
+        options=opts,
+        partner=(spec.throne_partner,) * 4,
+        array_id=spec.id,
+        direction=direction,
+        divination=divination,
+        die_table=die_table,
+        max_plies=max_plies,
+    )
     men = [(m.square, m.army, m.kind, m.patron) for m in spec.men]
     return State.from_men(config, men, to_move=order[0], shared=range(4))
 
@@ -1035,8 +1172,9 @@ def make_config(order: Sequence[int] | None = None, to_move: int = 0, **kw: Any)
     opts = kw.pop("options", None)
     opts = opts if isinstance(opts, RuleOptions) else parse_options(opts)
     controllers = parse_controllers(kw.pop("controllers", None), order, players)
-    return GameConfig(order=tuple(order), players=players, controllers=controllers, options=opts,
-                      **kw)
+    return GameConfig(
+        order=tuple(order), players=players, controllers=controllers, options=opts, **kw
+    )
 
 
 def kind_name(kind: int) -> str:
