@@ -10,7 +10,7 @@ import pytest
 
 from enoch.engine.evaluate import evaluate, psq_score, unpack
 from enoch.engine.search import MATE, Limits, Searcher, format_score, time_budget
-from enoch.engine.see import captures, see
+from enoch.engine.see import captures, see, see_ge
 from enoch.rules import Position, move_uci
 
 from .helpers import fens
@@ -195,6 +195,30 @@ def test_see() -> None:
     # Undefended queen.
     pos = Position.from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
     assert see(pos, pos.parse_uci("d1d5")) == 950
+
+
+def test_see_ge_agrees_with_see() -> None:
+    # The search asks only whether an exchange loses (``see_ge``, which stops as soon as the
+    # answer is known); it must agree with the full exchange (``see``) everywhere: here on
+    # every capture along random games from the WAC positions, king captures and x-rays
+    # included.
+    rng = random.Random(7)
+    compared = nontrivial = 0
+    for line in fens("wac300.epd")[::3]:
+        pos = Position.from_fen(" ".join(line.split()[:4]) + " 0 1")
+        for _ in range(40):
+            for m in captures(pos):
+                victim = pos.board[(m >> 6) & 63]
+                if not victim:
+                    continue  # a quiet promotion
+                assert see_ge(pos, m) == (see(pos, m) >= 0), (pos.fen(), move_uci(m))
+                compared += 1
+                nontrivial += pos.board[m & 63] & 7 > victim & 7
+            legal = pos.legal_moves()
+            if not legal:
+                break
+            pos.make(rng.choice(legal))
+    assert compared > 10_000 and nontrivial > 2_000
 
 
 def test_capture_generator_matches_legal_captures() -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import enoch.engine.evaluate as _ev
 from enoch.engine.evaluate import PSQ, SEE_VALUE, evaluate, psq_score
-from enoch.engine.see import captures, see
+from enoch.engine.see import captures, see_ge
 from enoch.rules.position import Position, move_uci
 from enoch.rules.tables import (
     DIAG_ATTACKS,
@@ -369,7 +369,7 @@ class Searcher:
             if m == skip:
                 continue
             v = SEE_VALUE[board[(m >> 6) & 63] & 7]
-            if SEE_VALUE[board[m & 63] & 7] <= v or see(pos, m) >= 0:
+            if SEE_VALUE[board[m & 63] & 7] <= v or see_ge(pos, m):
                 out.append(m)
         return out
 
@@ -389,7 +389,7 @@ class Searcher:
             if victim or m >> 15 == 1:
                 v = SEE_VALUE[victim & 7] if victim else 100
                 a = SEE_VALUE[board[m & 63] & 7]
-                if a <= v or see(pos, m) >= 0:
+                if a <= v or see_ge(pos, m):
                     sc = 3_000_000 + v * 16 - (a >> 4)
                 else:
                     sc = 10_000 + v
@@ -733,7 +733,7 @@ class Searcher:
                 vv += 800
             elif stand + vv + 200 <= alpha:
                 continue  # delta pruning: even winning the man cannot reach alpha
-            if SEE_VALUE[piece & 7] > vv and see(pos, m) < 0:
+            if SEE_VALUE[piece & 7] > vv and not see_ge(pos, m):
                 continue
             d = PSQ[piece][to] - PSQ[piece][fr] - PSQ[victim][to]
             if m >= 4096:
