@@ -180,8 +180,8 @@ def see_ge(pos: Position, move: int) -> bool:
     fr = move & 63
     to = (move >> 6) & 63
     board = pos.board
-    # ``swap``: what the side that just captured stands to win if the exchange stops here,
-    # relative to the threshold; ``res``: whether the side to move comes out at least even.
+    # ``swap``: what the side that captured last stands to win if the exchange stopped after
+    # the next recapture; ``res``: whether the side to move comes out at least even so far.
     swap = SEE_VALUE[board[to] & 7]
     swap = SEE_VALUE[board[fr] & 7] - swap
     if swap <= 0:
@@ -198,6 +198,7 @@ def see_ge(pos: Position, move: int) -> bool:
         | (KING_ATTACKS[to] & (bb[6] | bb[14]))
     )
     res = 1
+    king = False
     while True:
         side ^= 1
         attackers = (
@@ -209,6 +210,10 @@ def see_ge(pos: Position, move: int) -> bool:
             )
         ) & occ
         mine = attackers & pos.occ[side]
+        if king:
+            # The last capture was the king's: legal only if this side cannot recapture
+            # (x-rays through the king's square included).
+            return bool(res ^ 1) if mine else bool(res)
         if not mine:
             break
         res ^= 1
@@ -218,21 +223,9 @@ def see_ge(pos: Position, move: int) -> bool:
             if a:
                 break
         if t == 6:
-            # The king may capture only if the other side has no attacker left, x-rays
-            # through the king's own square included.
+            king = True
             occ ^= a
-            left = (
-                near
-                | (DIAG_ATTACKS[to][occ & DIAG_MASKS[to]] & bq)
-                | (
-                    (
-                        FILE_ATTACKS[to][occ & FILE_MASKS[to]]
-                        | RANK_ATTACKS[to][occ & RANK_MASKS[to]]
-                    )
-                    & rq
-                )
-            ) & (occ & pos.occ[side ^ 1])
-            return bool(res ^ 1) if left else bool(res)
+            continue
         swap = SEE_VALUE[t] - swap
         if swap < res:
             break
