@@ -165,6 +165,7 @@ def _play_scheduled(
     if log_dir is not None:
         log = JsonlWriter(Path(log_dir) / f"game-{game.index:04d}.jsonl", mode="w")
     _IN_GAME = True
+    terminated = False
     try:
         result = play_game(
             agents[game.white],
@@ -176,13 +177,13 @@ def _play_scheduled(
             log=log,
         )
     except _Terminated:
-        if log is not None:
-            log.close()
-        os._exit(128 + int(signal.SIGTERM))
+        terminated = True
     finally:
         _IN_GAME = False
         if log is not None:
             log.close()
+    if terminated:
+        os._exit(128 + int(signal.SIGTERM))
     result.white = names[game.white]
     result.black = names[game.black]
     return result
