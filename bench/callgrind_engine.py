@@ -15,20 +15,17 @@ search. Use the real interpreter binary (not a pyenv shim script) so that valgri
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
+from bench_engine import fens  # the Bratko-Kopec FENs (run as a script: bench/ is on the path)
 from enoch.engine.search import Limits, Searcher
 from enoch.rules import Position
-
-EPD = Path(__file__).resolve().parent.parent / "tests" / "data" / "tactics" / "bratko_kopec24.epd"
 
 
 def main() -> int:
     depth = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    lines = [line for line in EPD.read_text().splitlines() if line.strip()][:6]
     nodes = 0
-    for line in lines:
-        pos = Position.from_fen(" ".join(line.split()[:4]) + " 0 1")
+    for fen in fens()[:6]:
+        pos = Position.from_fen(fen)
         nodes += Searcher(16).think(pos, Limits(depth=depth), overhead=0.0).nodes
     print("nodes", nodes)
     return 0
