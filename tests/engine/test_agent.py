@@ -174,7 +174,7 @@ def test_agent_keeps_its_table_between_moves() -> None:
     agent = make_builtin("builtin:engine?depth=4")
     state = state_from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R1BQ1RK1 w - - 0 9")
     agent.answer(state)
-    filled = sum(1 for e in agent.searcher.tt if e is not None)
+    filled = agent.searcher.tt_entries()
     assert filled > 0
     agent.answer(state)
-    assert sum(1 for e in agent.searcher.tt if e is not None) >= filled
+    assert agent.searcher.tt_entries() >= filled

@@ -323,3 +323,35 @@ def test_evaluation_cache_is_dropped_when_weights_change() -> None:
     finally:
         tables.WEIGHTS["bishop_pair"] = saved
         ev.configure()
+
+
+def test_table_entries_round_trip_and_torn_entries_read_as_empty() -> None:
+    s = Searcher(1)
+    rng = random.Random(7)
+    cases = [(-MATE + 5, 3), (MATE - 9, 4), (-31999, 0), (0, 7), (-1234, 1), (2345, 2)]
+    for score, ply in cases:
+        key = rng.getrandbits(64)
+        for flag in (0, 1, 2):
+            s._store(key, 90, flag, score, 0x1FFFF, ply)
+            i = (key & s.tt_mask) << 1
+            data = s.tt[i | 1]
+            assert s.tt[i] ^ data == key
+            assert s._probe_move(key) == 0x1FFFF
+            assert (data >> 17) & 127 == 90 and (data >> 24) & 3 == flag
+            stored = (data >> 26) - 32768
+            # Mate scores are stored relative to the node, read back relative to the root.
+            expect = score + ply if score > 31000 else score - ply if score < -31000 else score
+            assert stored == expect
+            s.tt[i] = 0  # clear the slot for the next flag (a deeper entry is kept otherwise)
+    key = rng.getrandbits(64)
+    s._store(key, 5, 0, 10, 1234, 0)
+    i = (key & s.tt_mask) << 1
+    s.tt[i | 1] ^= 1 << 30  # a torn write: the data word of another entry
+    assert s._probe_move(key) == 0
+    # A deeper bound survives a shallower one; the shallower keeps the move it lacks.
+    key = rng.getrandbits(64)
+    s._store(key, 9, 1, 50, 777, 0)
+    s._store(key, 3, 2, -50, 0, 0)
+    assert s._probe_move(key) == 777 and (s.tt[((key & s.tt_mask) << 1) | 1] >> 17) & 127 == 9
+    s.clear()
+    assert s.tt_entries() == 0

@@ -37,8 +37,11 @@ EXACT, LOWER, UPPER = 0, 1, 2
 # Entries of the static-evaluation cache before it is emptied (about 100 bytes each).
 ECACHE_SIZE = 1 << 18
 
-# Approximate size of one table entry: a 5-tuple with a 64-bit key (CPython, 64-bit).
-TT_ENTRY_BYTES = 136
+# One table entry: two unsigned 64-bit words in a flat buffer, ``key ^ data`` and ``data``,
+# where ``data`` packs move (bits 0-16), depth (17-23), bound (24-25) and score + 32768
+# (26-41). A reader accepts an entry only when the two words give back its key, so an entry
+# torn by two writers (the processes of a parallel search share the buffer) reads as empty.
+TT_ENTRY_BYTES = 16
 
 _LMR = [[0] * 64 for _ in range(64)]
 for _d in range(1, 64):
@@ -194,29 +197,44 @@ class Searcher:
         of slots, each holding at most one entry."""
         want = max(1024, int(hash_mb * 1024 * 1024 / TT_ENTRY_BYTES))
         size = 1 << (want.bit_length() - 1)
-        self.tt: list[tuple[int, int, int, int, int] | None] = [None] * size
+        self.tt = memoryview(bytearray(size * TT_ENTRY_BYTES)).cast("Q")
         self.tt_mask = size - 1
 
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
-        self.tt = [None] * len(self.tt)
+        self.tt.cast("B")[:] = bytes(len(self.tt) * 8)
         self.ecache = {}
         self.hist = [0] * (16 * 64)
         self.killers = [[0, 0] for _ in range(MAX_PLY + 4)]
+
+    def tt_entries(self) -> int:
+        """How many slots of the table hold an entry."""
+        tt = self.tt
+        return sum(1 for i in range(1, len(tt), 2) if tt[i])
 
     def _store(self, key: int, depth: int, flag: int, score: int, move: int, ply: int) -> None:
         if score > MATE_BOUND:
             score += ply
         elif score < -MATE_BOUND:
             score -= ply
-        idx = key & self.tt_mask
-        old = self.tt[idx]
-        if old is not None and old[0] == key:
-            if old[1] > depth and flag != EXACT:
+        tt = self.tt
+        i = (key & self.tt_mask) << 1
+        old = tt[i | 1]
+        if tt[i] ^ old == key:
+            if (old >> 17) & 127 > depth and flag != EXACT:
                 return
             if not move:
-                move = old[4]
-        self.tt[idx] = (key, depth, flag, score, move)
+                move = old & 0x1FFFF
+        data = move | depth << 17 | flag << 24 | (score + 32768) << 26
+        tt[i] = key ^ data
+        tt[i | 1] = data
+
+    def _probe_move(self, key: int) -> int:
+        """The move stored for ``key``, or 0."""
+        tt = self.tt
+        i = (key & self.tt_mask) << 1
+        data = tt[i | 1]
+        return data & 0x1FFFF if tt[i] ^ data == key else 0
 
     # ------------------------------------------------------------------ driver
 
@@ -254,8 +272,7 @@ class Searcher:
         if not legal:
             raise ValueError("no legal move: the game is over")
         psq = psq_score(pos)
-        entry = self.tt[pos.key & self.tt_mask]
-        tt_move = entry[4] if entry is not None and entry[0] == pos.key else 0
+        tt_move = self._probe_move(pos.key)
         self.root_moves = self._order(legal, (tt_move,) if tt_move in legal else (), 0)
         if tt_move in legal:
             self.root_moves.insert(0, tt_move)
@@ -337,11 +354,8 @@ class Searcher:
         made += 1
         seen = {pos.key}
         while len(pv) < depth + 8:
-            e = self.tt[pos.key & self.tt_mask]
-            if e is None or e[0] != pos.key or not e[4]:
-                break
-            m = e[4]
-            if m not in pos.legal_moves():
+            m = self._probe_move(pos.key)
+            if not m or m not in pos.legal_moves():
                 break
             pos.make(m)
             made += 1
@@ -482,17 +496,19 @@ class Searcher:
             if alpha >= beta:
                 return beta
 
-        entry = self.tt[key & self.tt_mask]
+        tt = self.tt
+        i = (key & self.tt_mask) << 1
+        data = tt[i | 1]
         tt_move = 0
-        if entry is not None and entry[0] == key:
-            tt_move = entry[4]
-            if entry[1] >= depth and not pv:
-                s = entry[3]
+        if tt[i] ^ data == key:
+            tt_move = data & 0x1FFFF
+            if (data >> 17) & 127 >= depth and not pv:
+                s = (data >> 26) - 32768
                 if s > MATE_BOUND:
                     s -= ply
                 elif s < -MATE_BOUND:
                     s += ply
-                f = entry[2]
+                f = (data >> 24) & 3
                 if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                     return s
 
@@ -531,9 +547,7 @@ class Searcher:
             elif pv and not tt_move and depth >= 5:
                 # Internal iterative deepening: find a move to try first.
                 self._search(depth - 2, alpha, beta, ply, psq, in_check, pv)
-                e = self.tt[key & self.tt_mask]
-                if e is not None and e[0] == key:
-                    tt_move = e[4]
+                tt_move = self._probe_move(key)
 
         prune = not pv and not in_check and depth <= 3
         futile = prune and depth <= 3 and static + _FUTILITY[depth] <= alpha
@@ -699,14 +713,16 @@ class Searcher:
             return best
         key = pos.key
         # A main-search entry of this position (any depth beats quiescence's) may decide it.
-        entry = self.tt[key & self.tt_mask]
-        if entry is not None and entry[0] == key:
-            s = entry[3]
+        tt = self.tt
+        i = (key & self.tt_mask) << 1
+        data = tt[i | 1]
+        if tt[i] ^ data == key:
+            s = (data >> 26) - 32768
             if s > MATE_BOUND:
                 s -= ply
             elif s < -MATE_BOUND:
                 s += ply
-            f = entry[2]
+            f = (data >> 24) & 3
             if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                 return s
         ecache = self.ecache
