@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/wac.py [--movetime 1.0] [--first N] [--hash 64]
+    python bench/wac.py [--movetime 1.0] [--first N] [--hash 64] [--threads 1]
 
 A position is solved when the move played is one of the ``bm`` moves (or, for ``am``
 positions, none of the ``am`` moves). The table is cleared between positions. SAN is read with
@@ -27,13 +27,14 @@ def main() -> int:
     ap.add_argument("--movetime", type=float, default=1.0)
     ap.add_argument("--first", type=int, default=300)
     ap.add_argument("--hash", type=float, default=64)
+    ap.add_argument("--threads", type=int, default=1, help="processes searching (lazy SMP)")
     ap.add_argument("--epd", default=str(EPD))
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
     from enoch.engine.search import Limits, Searcher
     from enoch.rules import Position, move_uci
 
-    searcher = Searcher(args.hash)
+    searcher = Searcher(args.hash, args.threads)
     solved = 0
     total = 0
     failed: list[str] = []
@@ -60,8 +61,9 @@ def main() -> int:
         print("  not solved:", f)
     print(
         f"WAC: {solved}/{total} solved at {args.movetime} s per position "
-        f"({elapsed:.0f} s, {nodes / elapsed:.0f} nps)"
+        f"({elapsed:.0f} s, {nodes / elapsed:.0f} nps, threads {args.threads})"
     )
+    searcher.close()
     return 0
 
 

@@ -126,6 +126,9 @@ def test_resigns_only_when_asked() -> None:
         "builtin:engine?hash=0",
         "builtin:engine?depth=1.5",
         "builtin:engine?resign=x",
+        "builtin:engine?threads=0",
+        "builtin:engine?threads=two",
+        "builtin:engine?threads=65",
     ],
 )
 def test_bad_options_are_input_errors(spec: str) -> None:

@@ -4,6 +4,8 @@ Options (all strings, as ``builtin:engine?movetime=0.5&hash=32``):
 
 - ``movetime`` seconds per move (default 1);
 - ``hash`` transposition table size in MiB (default 16);
+- ``threads`` processes searching each move (default 1): the search and ``threads - 1``
+  helpers sharing its table (lazy SMP, see ``engine/smp.py``);
 - ``depth`` a fixed search depth; given alone it is the only bound, given with ``movetime``
   both bound the search;
 - ``resign`` resign when the score is at or below ``-CP`` centipawns for three answers in a
@@ -21,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from enoch.agents.simple import claim_for
-from enoch.engine.search import Limits, Searcher
+from enoch.engine.search import MAX_THREADS, Limits, Searcher
 from enoch.errors import InputError, ProtocolError
 from enoch.protocol import move_answer, parse_state
 
@@ -50,7 +52,7 @@ class EngineAgent:
     """The engine as a protocol agent."""
 
     name = "engine"
-    OPTIONS = ("movetime", "hash", "depth", "resign", "seed")
+    OPTIONS = ("movetime", "hash", "threads", "depth", "resign", "seed")
 
     def __init__(self, **options: str) -> None:
         unknown = sorted(set(options) - set(self.OPTIONS))
@@ -72,7 +74,12 @@ class EngineAgent:
             self.resign = int(_number("resign", options["resign"], minimum=1, integer=True))
         if "seed" in options:
             _number("seed", options["seed"], minimum=-(2**63), integer=True)
-        self.searcher = Searcher(hash_mb)
+        threads = int(_number("threads", options.get("threads", "1"), minimum=1, integer=True))
+        if threads > MAX_THREADS:
+            raise InputError(
+                f"builtin:engine: threads must be at most {MAX_THREADS}, got {threads}"
+            )
+        self.searcher = Searcher(hash_mb, threads)
         self.losing_streak = 0
         self.last_score: int | None = None
 
@@ -134,3 +141,4 @@ class EngineAgent:
 
     def close(self) -> None:
         self.searcher.clear()
+        self.searcher.close()

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import enoch.engine.evaluate as _ev
 from enoch.engine.evaluate import PSQ, SEE_VALUE, evaluate, psq_score
 from enoch.engine.see import captures, see_ge
+from enoch.engine.smp import HelperPool
 from enoch.rules.position import Position, move_uci
 from enoch.rules.tables import (
     DIAG_ATTACKS,
@@ -33,6 +34,8 @@ MATE = 32000
 MATE_BOUND = MATE - 1000
 INF = 32767
 MAX_PLY = 96
+# Processes of one parallel search (the UCI option's maximum).
+MAX_THREADS = 64
 EXACT, LOWER, UPPER = 0, 1, 2
 # Entries of the static-evaluation cache before it is emptied (about 100 bytes each).
 ECACHE_SIZE = 1 << 18
@@ -174,8 +177,17 @@ def _check_squares(pos: Position, us: int) -> list[int]:
 class Searcher:
     """One engine instance: its transposition table, move-ordering tables and counters."""
 
-    def __init__(self, hash_mb: float = 16) -> None:
-        self.set_hash(hash_mb)
+    def __init__(
+        self, hash_mb: float = 16, threads: int = 1, *, table: memoryview | None = None
+    ) -> None:
+        self.pool: HelperPool | None = None
+        self.threads = max(1, min(MAX_THREADS, threads))
+        self.hash_mb = hash_mb
+        if table is not None:  # a helper of a parallel search: the main search's table
+            self.tt = table
+            self.tt_mask = len(table) // 2 - 1
+        else:
+            self.set_hash(hash_mb)
         self.hist = [0] * (16 * 64)
         self.killers = [[0, 0] for _ in range(MAX_PLY + 4)]
         self.nodes = 0
@@ -195,10 +207,32 @@ class Searcher:
     def set_hash(self, hash_mb: float) -> None:
         """Allocate the transposition table in (about) ``hash_mb`` MiB: a power-of-two number
         of slots, each holding at most one entry."""
+        self.close()
+        self.hash_mb = hash_mb
         want = max(1024, int(hash_mb * 1024 * 1024 / TT_ENTRY_BYTES))
         size = 1 << (want.bit_length() - 1)
-        self.tt = memoryview(bytearray(size * TT_ENTRY_BYTES)).cast("Q")
+        if self.threads > 1:
+            self.pool = HelperPool(self.threads - 1, size)
+            self.tt = self.pool.table
+        else:
+            self.tt = memoryview(bytearray(size * TT_ENTRY_BYTES)).cast("Q")
         self.tt_mask = size - 1
+
+    def set_threads(self, threads: int) -> None:
+        """Search with ``threads`` processes: this one and ``threads - 1`` helpers (lazy SMP)
+        sharing the table. The table is allocated anew (it must be shared memory), so what it
+        held is forgotten."""
+        threads = max(1, min(MAX_THREADS, threads))
+        if threads != self.threads:
+            self.close()
+            self.threads = threads
+            self.set_hash(self.hash_mb)
+
+    def close(self) -> None:
+        """End the helper processes, if any (they are daemons: they also end with us)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
@@ -245,8 +279,11 @@ class Searcher:
         *,
         overhead: float = 0.03,
         on_info: InfoCallback | None = None,
+        depth_offset: int = 0,
     ) -> SearchResult:
-        """Search ``pos`` within ``limits``; ``pos`` is restored before returning."""
+        """Search ``pos`` within ``limits``; ``pos`` is restored before returning.
+
+        ``depth_offset`` deepens every iteration (the helpers of a parallel search use it)."""
         start = time.perf_counter()
         self.pos = pos
         self.nodes = 0
@@ -281,9 +318,47 @@ class Searcher:
         result = SearchResult(best_move, best_score, 0, 0, 0, 0.0, [best_move])
         if len(legal) == 1 and budget is not None and not limits.depth:
             return result  # only one move: answer at once
+        if self.threads > 1 and self.pool is None:  # helpers ended by close(): start anew
+            self.set_hash(self.hash_mb)
+        pool = self.pool
+        if pool is not None:
+            pool.start(pos.copy())
+        helper_nodes = 0
+        try:
+            result = self._iterate(
+                pos, limits, result, start, soft, budget, max_depth, psq, on_info, depth_offset
+            )
+        finally:
+            if pool is not None:
+                helper_nodes = pool.stop()
+        result.nodes += helper_nodes
+        if pool is not None:
+            # A helper that completed a deeper iteration than ours knows the better move.
+            depth, move, score = pool.deepest()
+            if depth > result.depth and move in legal:
+                result.move = move
+                result.score = score
+                result.depth = depth
+                result.pv = self._pv(pos, move, depth)
+        return result
+
+    def _iterate(
+        self,
+        pos: Position,
+        limits: Limits,
+        result: SearchResult,
+        start: float,
+        soft: float,
+        budget: tuple[float, float] | None,
+        max_depth: int,
+        psq: int,
+        on_info: InfoCallback | None,
+        depth_offset: int,
+    ) -> SearchResult:
         stack_len = len(pos.stack)
-        score = best_score
-        for depth in range(1, max_depth + 1):
+        score = result.score
+        pool = self.pool
+        for depth in range(1 + depth_offset, max_depth + 1):
             self.seldepth = 0
             self.pending_best = 0
             try:
@@ -322,7 +397,7 @@ class Searcher:
                 s,
                 depth,
                 max(self.seldepth, depth),
-                self.nodes,
+                self.nodes + (pool.nodes() if pool is not None else 0),
                 elapsed,
                 self._pv(pos, self.root_moves[0], depth),
             )

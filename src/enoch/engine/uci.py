@@ -14,7 +14,7 @@ import time
 from typing import IO
 
 from enoch import __version__
-from enoch.engine.search import Limits, Searcher, SearchResult, format_score, pv_text
+from enoch.engine.search import MAX_THREADS, Limits, Searcher, SearchResult, format_score, pv_text
 from enoch.errors import EnochError
 from enoch.rules.position import Position, move_uci
 
@@ -32,6 +32,7 @@ class UciEngine:
         self.position = Position.start()
         self.overhead_ms = OVERHEAD_DEFAULT
         self.thread: threading.Thread | None = None
+        self.info_depth = 0
 
     def send(self, line: str) -> None:
         with self.lock:
@@ -55,6 +56,7 @@ class UciEngine:
             self.send(
                 f"option name Move Overhead type spin default {OVERHEAD_DEFAULT} min 0 max 5000"
             )
+            self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
             self.send("option name Clear Hash type button")
             self.send("uciok")
         elif cmd == "isready":
@@ -78,6 +80,7 @@ class UciEngine:
             pass
         elif cmd == "quit":
             self.stop()
+            self.searcher.close()
             return False
         elif cmd == "d":
             self.send(str(self.position))
@@ -98,6 +101,8 @@ class UciEngine:
             if name == "hash":
                 mb = max(HASH_MIN, min(HASH_MAX, int(value)))
                 self.searcher.set_hash(mb)
+            elif name == "threads":
+                self.searcher.set_threads(max(1, min(MAX_THREADS, int(value))))
             elif name == "move overhead":
                 self.overhead_ms = max(0, min(5000, int(value)))
             elif name == "clear hash":
@@ -176,9 +181,12 @@ class UciEngine:
             self.send("info string no legal move")
             self.send("bestmove 0000")
             return
+        self.info_depth = 0
         result = self.searcher.think(
             pos, limits, overhead=self.overhead_ms / 1000, on_info=self._info
         )
+        if result.depth > self.info_depth:  # a helper's deeper iteration gave the move
+            self._info(result)
         if limits.infinite:
             # UCI: in infinite mode the best move is printed only after "stop".
             while not self.searcher.stop_flag:
@@ -187,6 +195,7 @@ class UciEngine:
         self.send(f"bestmove {move_uci(move)}")
 
     def _info(self, r: SearchResult) -> None:
+        self.info_depth = r.depth
         nps = int(r.nodes / r.time) if r.time > 0 else 0
         self.send(
             f"info depth {r.depth} seldepth {r.seldepth} score {format_score(r.score)} "
@@ -211,4 +220,5 @@ def run(inp: IO[str] | None = None, out: IO[str] | None = None) -> int:
             break
     else:
         engine.stop()
+        engine.searcher.close()
     return 0

@@ -1,0 +1,99 @@
+"""Lazy SMP: helper processes share the table; a helper's deeper completed iteration decides."""
+
+from __future__ import annotations
+
+import chess
+import chess.engine
+import pytest
+
+from enoch.agents import make_builtin
+from enoch.engine.search import MATE, Limits, Searcher
+from enoch.protocol import state_from_fen
+from enoch.rules import Position, move_uci
+
+from .helpers import fens
+from .test_uci import _enoch_uci
+
+
+@pytest.fixture
+def searcher():  # type: ignore[no-untyped-def]
+    s = Searcher(4, threads=2)
+    yield s
+    s.close()
+
+
+def test_helpers_search_and_the_answer_is_legal(searcher: Searcher) -> None:
+    for fen in fens("sunfish_mate2.fen")[:12]:
+        searcher.clear()
+        r = searcher.think(Position.from_fen(fen), Limits(depth=6), overhead=0.0)
+        assert r.score == MATE - 3, fen
+        board = chess.Board(fen)
+        board.push_uci(move_uci(r.move))
+        # Mate in two: after our move, every reply allows mate in one.
+        for reply in list(board.legal_moves):
+            board.push(reply)
+            assert any(_mates(board, m) for m in board.legal_moves), (fen, reply)
+            board.pop()
+    assert searcher.pool is not None
+    r = searcher.think(Position.start(), Limits(movetime=0.4), overhead=0.0)
+    assert chess.Move.from_uci(move_uci(r.move)) in chess.Board().legal_moves
+    helper_nodes = searcher.pool.nodes()
+    assert helper_nodes > 0, "the helper did not search"
+    assert r.nodes == searcher.nodes + helper_nodes
+    depth, move, _ = searcher.pool.deepest()
+    assert depth > 0 and move in Position.start().legal_moves()
+    assert r.depth >= depth  # the answer is from the deepest completed iteration
+
+
+def _mates(board: chess.Board, move: chess.Move) -> bool:
+    board.push(move)
+    mate = board.is_checkmate()
+    board.pop()
+    return mate
+
+
+def test_a_dead_helper_costs_speed_not_the_answer(searcher: Searcher) -> None:
+    searcher.think(Position.start(), Limits(movetime=0.2), overhead=0.0)
+    assert searcher.pool is not None
+    searcher.pool.procs[0].kill()
+    searcher.pool.procs[0].join()
+    for fen in (chess.STARTING_FEN, *fens("sunfish_mate2.fen")[:3]):
+        r = searcher.think(Position.from_fen(fen), Limits(movetime=0.2), overhead=0.0)
+        assert chess.Move.from_uci(move_uci(r.move)) in chess.Board(fen).legal_moves
+    assert searcher.pool.conns == []
+
+
+def test_close_ends_the_helpers_and_a_later_search_starts_new_ones() -> None:
+    s = Searcher(2, threads=2)
+    assert s.pool is not None
+    procs = list(s.pool.procs)
+    s.close()
+    assert s.pool is None and not any(p.is_alive() for p in procs)
+    r = s.think(Position.start(), Limits(movetime=0.2), overhead=0.0)
+    assert s.pool is not None and r.move in Position.start().legal_moves()
+    s.set_threads(1)
+    assert s.pool is None
+
+
+def test_agent_with_threads_answers_and_releases_its_helpers() -> None:
+    agent = make_builtin("builtin:engine?movetime=0.2&threads=2&hash=2")
+    answer = agent.answer(state_from_fen(chess.STARTING_FEN))
+    assert chess.Move.from_uci(answer["from"] + answer["to"]) in chess.Board().legal_moves
+    pool = agent.searcher.pool
+    assert pool is not None
+    procs = list(pool.procs)
+    agent.close()
+    assert not any(p.is_alive() for p in procs)
+
+
+def test_uci_threads_option_end_to_end() -> None:
+    with chess.engine.SimpleEngine.popen_uci(_enoch_uci()) as engine:
+        assert engine.options["Threads"].max >= 2
+        engine.configure({"Threads": 2, "Hash": 4})
+        board = chess.Board()
+        for _ in range(6):
+            info = engine.analyse(board, chess.engine.Limit(time=0.2))
+            move = info["pv"][0]
+            assert move in board.legal_moves
+            board.push(move)
+        assert info["nodes"] > 0
