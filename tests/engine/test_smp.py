@@ -40,7 +40,7 @@ def test_helpers_search_and_the_answer_is_legal(searcher: Searcher) -> None:
     helper_nodes = searcher.pool.nodes()
     assert helper_nodes > 0, "the helper did not search"
     assert r.nodes == searcher.nodes + helper_nodes
-    depth, move, _ = searcher.pool.deepest()
+    depth, move, _, _ = searcher.pool.deepest()
     assert depth > 0 and move in Position.start().legal_moves()
     assert r.depth >= depth  # the answer is from the deepest completed iteration
 

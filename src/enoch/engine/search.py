@@ -198,6 +198,9 @@ class Searcher:
         self.pos = Position.start()
         self.root_moves: list[int] = []
         self.pending_best = 0
+        # The root move that beat the best of the last completed iteration in the unfinished
+        # one (0: none, or the last iteration finished).
+        self.unfinished_best = 0
         # Static evaluations by position key (side to move included), emptied when full.
         self.ecache: dict[int, int] = {}
         self.eval_version = _ev.VERSION
@@ -333,13 +336,16 @@ class Searcher:
                 helper_nodes = pool.stop()
         result.nodes += helper_nodes
         if pool is not None:
-            # A helper that completed a deeper iteration than ours knows the better move.
-            depth, move, score = pool.deepest()
-            if depth > result.depth and move in legal:
-                result.move = move
-                result.score = score
-                result.depth = depth
-                result.pv = self._pv(pos, move, depth)
+            # A helper that got further than we did knows the better move: further is a
+            # deeper completed iteration, or as deep with a new best move proved in the next.
+            depth, move, score, unfinished = pool.deepest()
+            if 2 * depth + bool(unfinished) > 2 * result.depth + bool(self.unfinished_best):
+                best = unfinished or move
+                if best in legal:
+                    result.move = best
+                    result.score = score
+                    result.depth = depth
+                    result.pv = self._pv(pos, best, depth)
         return result
 
     def _iterate(
@@ -358,6 +364,7 @@ class Searcher:
         stack_len = len(pos.stack)
         score = result.score
         pool = self.pool
+        self.unfinished_best = 0
         for depth in range(1 + depth_offset, max_depth + 1):
             self.seldepth = 0
             self.pending_best = 0
@@ -381,6 +388,7 @@ class Searcher:
                 else:
                     s = self._root(depth, -INF, INF, psq)
             except SearchAbort:
+                self.unfinished_best = self.pending_best
                 while len(pos.stack) > stack_len:
                     if pos.stack[-1][0]:
                         pos.unmake()

@@ -29,9 +29,10 @@ from typing import Any
 from enoch.errors import InputError
 
 # Words of the control block: [0] 1 while helpers may search; then per helper k, at
-# 1 + WORDS * k: nodes searched, depth of its last completed iteration, its move and score.
+# 1 + WORDS * k: nodes searched, depth of its last completed iteration, its move and score,
+# and the root move that beat that move in the iteration it did not finish (or 0).
 GO = 0
-WORDS = 4
+WORDS = 5
 
 
 class HelperPool:
@@ -98,15 +99,17 @@ class HelperPool:
         control = self.control
         return sum(control[1 + WORDS * k] for k in range(len(self.procs)))
 
-    def deepest(self) -> tuple[int, int, int]:
-        """(depth, move, score) of the deepest iteration a helper completed (depth 0: none).
-        Read after ``stop``: the helpers have stopped writing."""
+    def deepest(self) -> tuple[int, int, int, int]:
+        """(depth, move, score, unfinished) of the helper that got furthest: the deepest
+        completed iteration, then a better move proved in the next (depth 0: no helper
+        completed one). Read after ``stop``: the helpers have stopped writing."""
         control = self.control
-        best = (0, 0, 0)
+        best = (0, 0, 0, 0)
         for k in range(len(self.procs)):
             base = 1 + WORDS * k
-            if control[base + 1] > best[0]:
-                best = (control[base + 1], control[base + 2], control[base + 3])
+            depth, unfinished = control[base + 1], control[base + 4]
+            if depth and 2 * depth + bool(unfinished) > 2 * best[0] + bool(best[3]):
+                best = (depth, control[base + 2], control[base + 3], unfinished)
         return best
 
     def close(self) -> None:
