@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import chess
 import chess.engine
 import pytest
@@ -97,3 +99,14 @@ def test_uci_threads_option_end_to_end() -> None:
             assert move in board.legal_moves
             board.push(move)
         assert info["nodes"] > 0
+
+
+def test_a_forgotten_searcher_does_not_leave_helpers_behind() -> None:
+    s = Searcher(2, threads=2)
+    assert s.pool is not None
+    procs = list(s.pool.procs)
+    del s
+    gc.collect()
+    for p in procs:
+        p.join(timeout=5)
+    assert not any(p.is_alive() for p in procs)

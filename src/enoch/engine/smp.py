@@ -23,6 +23,7 @@ import ctypes
 import multiprocessing
 import multiprocessing.sharedctypes
 import signal
+import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -62,6 +63,9 @@ class HelperPool:
             self.conns.append(parent)
             self.procs.append(proc)
         self.running = False
+        self._finalizer = weakref.finalize(
+            self, _shutdown, self.control, list(self.conns), list(self.procs)
+        )
 
     def start(self, pos: Any) -> None:
         """Set the helpers searching ``pos`` (a copy: the main search moves its own)."""
@@ -114,18 +118,24 @@ class HelperPool:
 
     def close(self) -> None:
         self.stop()
-        for conn in self.conns:
-            try:
-                conn.send(None)
-                conn.close()
-            except (OSError, EOFError):
-                pass
-        for proc in self.procs:
-            proc.join(timeout=2)
-            if proc.is_alive():
-                proc.terminate()
+        self._finalizer()
         self.conns = []
         self.procs = []
+
+
+def _shutdown(control: Any, conns: list[Connection], procs: list[Any]) -> None:
+    """End the helpers: on ``close``, or when the pool is collected without one."""
+    control[GO] = 0
+    for conn in conns:
+        try:
+            conn.send(None)
+            conn.close()
+        except (OSError, EOFError):
+            pass
+    for proc in procs:
+        proc.join(timeout=2)
+        if proc.is_alive():
+            proc.terminate()
 
 
 def _helper_main(table_raw: Any, control: Any, k: int, conn: Connection) -> None:
