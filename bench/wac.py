@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/wac.py [--movetime 1.0] [--first N] [--hash 64] [--threads 1]
+    python bench/wac.py [--movetime 1.0] [--first N] [--hash 16] [--threads 1]
 
 A position is solved when the move played is one of the ``bm`` moves (or, for ``am``
 positions, none of the ``am`` moves). The table is cleared between positions. SAN is read with
@@ -26,7 +26,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--movetime", type=float, default=1.0)
     ap.add_argument("--first", type=int, default=300)
-    ap.add_argument("--hash", type=float, default=64)
+    ap.add_argument("--hash", type=float, default=16, help="MiB (16: the UCI default)")
     ap.add_argument("--threads", type=int, default=1, help="processes searching (lazy SMP)")
     ap.add_argument("--epd", default=str(EPD))
     args = ap.parse_args()
