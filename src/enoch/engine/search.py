@@ -17,7 +17,7 @@ from collections.abc import Callable
 import enoch.engine.evaluate as _ev
 from enoch.engine.evaluate import PSQ, SEE_VALUE, evaluate, psq_score
 from enoch.engine.see import captures, see_ge
-from enoch.engine.smp import HelperPool
+from enoch.engine.smp import HelperPool, progress
 from enoch.rules.position import Position, move_uci
 from enoch.rules.tables import (
     DIAG_ATTACKS,
@@ -227,7 +227,6 @@ class Searcher:
         held is forgotten."""
         threads = max(1, min(MAX_THREADS, threads))
         if threads != self.threads:
-            self.close()
             self.threads = threads
             self.set_hash(self.hash_mb)
 
@@ -339,7 +338,7 @@ class Searcher:
             # A helper that got further than we did knows the better move: further is a
             # deeper completed iteration, or as deep with a new best move proved in the next.
             depth, move, score, unfinished = pool.deepest()
-            if 2 * depth + bool(unfinished) > 2 * result.depth + bool(self.unfinished_best):
+            if progress(depth, unfinished) > progress(result.depth, self.unfinished_best):
                 best = unfinished or move
                 if best in legal:
                     result.move = best

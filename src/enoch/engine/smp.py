@@ -36,6 +36,12 @@ GO = 0
 WORDS = 5
 
 
+def progress(depth: int, unfinished: int) -> int:
+    """How far a search got: its last completed iteration, half a step more when a better move
+    was proved in the next one (``unfinished`` is that move, or 0)."""
+    return 2 * depth + (1 if unfinished else 0)
+
+
 class HelperPool:
     """``count`` helper processes sharing a table of ``slots`` entries with the caller."""
 
@@ -112,7 +118,7 @@ class HelperPool:
         for k in range(len(self.procs)):
             base = 1 + WORDS * k
             depth, unfinished = control[base + 1], control[base + 4]
-            if depth and 2 * depth + bool(unfinished) > 2 * best[0] + bool(best[3]):
+            if depth and progress(depth, unfinished) > progress(best[0], best[3]):
                 best = (depth, control[base + 2], control[base + 3], unfinished)
         return best
 
