@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import enoch.engine.evaluate as _ev
 from enoch.engine.evaluate import PSQ, SEE_VALUE, evaluate, psq_score
-from enoch.engine.see import captures, see_ge
+from enoch.engine.see import captures, see, see_ge
 from enoch.engine.smp import HelperPool, progress
 from enoch.rules.position import Position, move_uci
 from enoch.rules.tables import (
@@ -702,6 +702,17 @@ class Searcher:
                         chk = _check_squares(pos, us)
                     if not chk[piece & 7] & (1 << to):
                         continue
+                if (
+                    cap
+                    and stage == 2
+                    and prune
+                    and searched
+                    and SEE_VALUE[piece & 7] > SEE_VALUE[cap & 7]
+                    and see(pos, m) < -100 * depth
+                ):
+                    # A capture that loses more than a pawn per remaining ply (by SEE) at a
+                    # shallow non-PV node: too expensive to disprove, rarely the refutation.
+                    continue
                 pos.make(m)
                 if stage == 1:
                     tried.append(m)
