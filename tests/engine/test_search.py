@@ -9,7 +9,14 @@ import chess
 import pytest
 
 from enoch.engine.evaluate import evaluate, psq_score, unpack
-from enoch.engine.search import MATE, Limits, Searcher, format_score, time_budget
+from enoch.engine.search import (
+    MATE,
+    Limits,
+    Searcher,
+    format_score,
+    iteration_scale,
+    time_budget,
+)
 from enoch.engine.see import captures, see, see_ge
 from enoch.rules import Position, move_uci
 
@@ -130,6 +137,29 @@ def test_time_budget_never_exceeds_the_clock() -> None:
     assert time_budget(Limits(movetime=1.0), 0, 0.03) == (0.97, 0.97)
     assert time_budget(Limits(infinite=True), 0, 0.03) is None
     assert time_budget(Limits(depth=3), 0, 0.03) is None
+
+
+def test_iteration_scale_saves_on_stable_moves_and_spends_on_doubt() -> None:
+    stable = iteration_scale(0.0, 0)
+    assert stable < 1.0  # a move that has held: stop sooner than the plain rule
+    assert iteration_scale(1.0, 0) > 1.0  # it just changed: go on longer
+    assert iteration_scale(1.0, 0) < iteration_scale(1.5, 0)
+    assert iteration_scale(0.0, 50) > stable  # a falling score buys time
+    assert iteration_scale(0.0, -50) == stable  # a rising one does not
+    # Bounded, so the stop point stays well inside the hard limit (4 x soft).
+    assert iteration_scale(10.0, 10_000) <= 2.0
+
+
+def test_clock_search_stops_within_its_hard_limit() -> None:
+    # Whatever the stability rule decides, a search under a clock ends before the hard limit
+    # (plus the few milliseconds between polls); a lower bound would flake on a busy machine.
+    pos = Position.from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R1BQ1RK1 w - - 0 9")
+    limits = Limits(wtime=3.0, winc=0.05)
+    b = time_budget(limits, 0, 0.03)
+    assert b is not None
+    r = Searcher(4).think(pos, limits, overhead=0.03)
+    assert r.depth >= 1
+    assert r.time <= b[1] + 0.05
 
 
 def test_repetition_inside_search_is_a_draw() -> None:

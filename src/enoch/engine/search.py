@@ -122,6 +122,21 @@ def time_budget(limits: Limits, turn: int, overhead: float) -> tuple[float, floa
     return max(0.002, soft), max(0.002, hard)
 
 
+def iteration_scale(instability: float, fall: int) -> float:
+    """How much of the soft budget to use before not starting another iteration, relative to
+    the plain rule (0.6 of it).
+
+    A best move that has held for several iterations will very likely survive one more, so
+    time is saved for later moves; one that keeps changing, or a score that is falling, means
+    the position is not understood yet, and the next iteration is worth its price.
+    ``instability`` counts recent best-move changes, halved each iteration; ``fall`` is how
+    many centipawns the score dropped in the last iteration (<= 0 when it rose)."""
+    scale = 0.7 + 0.6 * instability
+    if fall > 0:
+        scale *= 1.0 + min(fall, 100) / 200
+    return min(scale, 2.0)
+
+
 class SearchResult:
     __slots__ = ("depth", "move", "nodes", "pv", "score", "seldepth", "time")
 
@@ -364,6 +379,8 @@ class Searcher:
         score = result.score
         pool = self.pool
         self.unfinished_best = 0
+        instability = 0.0
+        last_move = 0
         for depth in range(1 + depth_offset, max_depth + 1):
             self.seldepth = 0
             self.pending_best = 0
@@ -397,7 +414,12 @@ class Searcher:
                     result.move = self.pending_best
                     result.pv = [self.pending_best]
                 break
+            fall = score - s if depth > 1 + depth_offset else 0
             score = s
+            instability *= 0.5
+            if self.root_moves[0] != last_move and last_move:
+                instability += 1.0
+            last_move = self.root_moves[0]
             elapsed = time.perf_counter() - start
             result = SearchResult(
                 self.root_moves[0],
@@ -411,14 +433,15 @@ class Searcher:
             if on_info is not None:
                 on_info(result)
             # Under a clock, an iteration that would probably not finish is not started: the
-            # time saved is spent on later moves. A fixed ``movetime`` cannot be saved, so the
-            # search goes on to the deadline (an unfinished iteration still changes the move
-            # when a new best move has been proved at the root).
+            # time saved is spent on later moves; less is spent when the best move is stable,
+            # more when it keeps changing or the score falls. A fixed ``movetime`` cannot be
+            # saved, so the search goes on to the deadline (an unfinished iteration still
+            # changes the move when a new best move has been proved at the root).
             now = time.perf_counter()
             if (
                 budget is not None
                 and limits.movetime is None
-                and now - start >= 0.6 * (soft - start)
+                and now - start >= 0.6 * (soft - start) * iteration_scale(instability, fall)
             ):
                 break
             if abs(s) > MATE_BOUND and depth >= MATE - abs(s) + 2 and not limits.infinite:
