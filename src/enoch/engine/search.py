@@ -216,6 +216,8 @@ class Searcher:
         # The root move that beat the best of the last completed iteration in the unfinished
         # one (0: none, or the last iteration finished).
         self.unfinished_best = 0
+        # The nominal depth of the iteration under way (bounds the mate-threat extension).
+        self.root_depth = 1
         # Static evaluations by position key (side to move included), emptied when full.
         self.ecache: dict[int, int] = {}
         self.eval_version = _ev.VERSION
@@ -384,6 +386,7 @@ class Searcher:
         for depth in range(1 + depth_offset, max_depth + 1):
             self.seldepth = 0
             self.pending_best = 0
+            self.root_depth = depth
             try:
                 if depth >= 4 and abs(score) < MATE_BOUND:
                     delta = 30
@@ -649,6 +652,11 @@ class Searcher:
                         pos.unmake_null()
                     if s >= beta:
                         return beta if s > MATE_BOUND else s
+                    if s < -MATE_BOUND and ply < 2 * self.root_depth:
+                        # Passing gets us mated: the opponent threatens mate, and the moves
+                        # that meet it deserve a ply more (bounded, so that threats found
+                        # again deeper down cannot extend without end).
+                        depth += 1
             elif pv and not tt_move and depth >= 5:
                 # Internal iterative deepening: find a move to try first.
                 self._search(depth - 2, alpha, beta, ply, psq, in_check, pv)
