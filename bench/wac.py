@@ -45,6 +45,7 @@ def main() -> int:
     from enoch.rules import Position, move_uci
 
     searcher = Searcher(args.hash, args.threads)
+    limits = Limits(nodes=args.nodes) if args.nodes else Limits(movetime=args.movetime)
     solved = 0
     total = 0
     failed: list[str] = []
@@ -55,7 +56,6 @@ def main() -> int:
         board, ops = chess.Board.from_epd(line)
         pos = Position.from_fen(board.fen())
         searcher.clear()
-        limits = Limits(nodes=args.nodes) if args.nodes else Limits(movetime=args.movetime)
         r = searcher.think(pos, limits, overhead=0.0)
         nodes += r.nodes
         move = chess.Move.from_uci(move_uci(r.move))
