@@ -29,11 +29,12 @@ def main() -> int:
     ap.add_argument("--hash", type=float, default=64)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
-    from enoch.engine.search import Limits, Searcher
+    from enoch.engine.search import Limits
+    from enoch.engine.smp import parallel_searcher
     from enoch.rules import Position
 
     lines = [line for line in EPD.read_text().splitlines() if line.strip()]
-    searcher = Searcher(args.hash, args.threads)
+    searcher = parallel_searcher(args.hash, args.threads)
     searcher.think(Position.start(), Limits(depth=3))  # the helpers have started
     wall = 0.0
     main_nodes = all_nodes = 0

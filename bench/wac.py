@@ -41,10 +41,11 @@ def main() -> int:
     if args.nodes and args.threads != 1:
         ap.error("--nodes searches with one thread (a parallel search is not deterministic)")
     sys.path.insert(0, str(ROOT / "src"))
-    from enoch.engine.search import Limits, Searcher
+    from enoch.engine.search import Limits
+    from enoch.engine.smp import parallel_searcher
     from enoch.rules import Position, move_uci
 
-    searcher = Searcher(args.hash, args.threads)
+    searcher = parallel_searcher(args.hash, args.threads)
     limits = Limits(nodes=args.nodes) if args.nodes else Limits(movetime=args.movetime)
     solved = 0
     total = 0

@@ -10,6 +10,7 @@ import pytest
 
 from enoch.agents import make_builtin
 from enoch.engine.search import MATE, Limits, Searcher
+from enoch.engine.smp import HelperPool, parallel_searcher
 from enoch.protocol import state_from_fen
 from enoch.rules import Position, move_uci
 
@@ -19,9 +20,14 @@ from .test_uci import _enoch_uci
 
 @pytest.fixture
 def searcher():  # type: ignore[no-untyped-def]
-    s = Searcher(4, threads=2)
+    s = parallel_searcher(4, threads=2)
     yield s
     s.close()
+
+
+def _pool(s: Searcher) -> HelperPool:
+    assert isinstance(s.pool, HelperPool)
+    return s.pool
 
 
 def test_helpers_search_and_the_answer_is_legal(searcher: Searcher) -> None:
@@ -36,13 +42,13 @@ def test_helpers_search_and_the_answer_is_legal(searcher: Searcher) -> None:
             board.push(reply)
             assert any(_mates(board, m) for m in board.legal_moves), (fen, reply)
             board.pop()
-    assert searcher.pool is not None
+    pool = _pool(searcher)
     r = searcher.think(Position.start(), Limits(movetime=0.4), overhead=0.0)
     assert chess.Move.from_uci(move_uci(r.move)) in chess.Board().legal_moves
-    helper_nodes = searcher.pool.nodes()
+    helper_nodes = pool.nodes()
     assert helper_nodes > 0, "the helper did not search"
     assert r.nodes == searcher.nodes + helper_nodes
-    depth, move, _, _ = searcher.pool.deepest()
+    depth, move, _, _ = pool.deepest()
     assert depth > 0 and move in Position.start().legal_moves()
     assert r.depth >= depth  # the answer is from the deepest completed iteration
 
@@ -56,19 +62,18 @@ def _mates(board: chess.Board, move: chess.Move) -> bool:
 
 def test_a_dead_helper_costs_speed_not_the_answer(searcher: Searcher) -> None:
     searcher.think(Position.start(), Limits(movetime=0.2), overhead=0.0)
-    assert searcher.pool is not None
-    searcher.pool.procs[0].kill()
-    searcher.pool.procs[0].join()
+    pool = _pool(searcher)
+    pool.procs[0].kill()
+    pool.procs[0].join()
     for fen in (chess.STARTING_FEN, *fens("sunfish_mate2.fen")[:3]):
         r = searcher.think(Position.from_fen(fen), Limits(movetime=0.2), overhead=0.0)
         assert chess.Move.from_uci(move_uci(r.move)) in chess.Board(fen).legal_moves
-    assert searcher.pool.conns == []
+    assert pool.conns == []
 
 
 def test_close_ends_the_helpers_and_a_later_search_starts_new_ones() -> None:
-    s = Searcher(2, threads=2)
-    assert s.pool is not None
-    procs = list(s.pool.procs)
+    s = parallel_searcher(2, threads=2)
+    procs = list(_pool(s).procs)
     s.close()
     assert s.pool is None and not any(p.is_alive() for p in procs)
     r = s.think(Position.start(), Limits(movetime=0.2), overhead=0.0)
@@ -81,9 +86,7 @@ def test_agent_with_threads_answers_and_releases_its_helpers() -> None:
     agent = make_builtin("builtin:engine?movetime=0.2&threads=2&hash=2")
     answer = agent.answer(state_from_fen(chess.STARTING_FEN))
     assert chess.Move.from_uci(answer["from"] + answer["to"]) in chess.Board().legal_moves
-    pool = agent.searcher.pool
-    assert pool is not None
-    procs = list(pool.procs)
+    procs = list(_pool(agent.searcher).procs)
     agent.close()
     assert not any(p.is_alive() for p in procs)
 
@@ -102,11 +105,20 @@ def test_uci_threads_option_end_to_end() -> None:
 
 
 def test_a_forgotten_searcher_does_not_leave_helpers_behind() -> None:
-    s = Searcher(2, threads=2)
-    assert s.pool is not None
-    procs = list(s.pool.procs)
+    s = parallel_searcher(2, threads=2)
+    procs = list(_pool(s).procs)
     del s
     gc.collect()
     for p in procs:
         p.join(timeout=5)
     assert not any(p.is_alive() for p in procs)
+
+
+def test_the_search_alone_cannot_start_helpers() -> None:
+    # search.py never imports smp: more than one thread needs a factory of helpers.
+    with pytest.raises(ValueError, match="helpers"):
+        Searcher(2, threads=2)
+    s = Searcher(2)
+    with pytest.raises(ValueError, match="helpers"):
+        s.set_threads(2)
+    assert s.threads == 1 and s.pool is None

@@ -23,7 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from enoch.agents.simple import claim_for
-from enoch.engine.search import MAX_THREADS, Limits, Searcher
+from enoch.engine.search import MAX_THREADS, Limits
+from enoch.engine.smp import parallel_searcher
 from enoch.errors import InputError, ProtocolError
 from enoch.protocol import move_answer, parse_state
 
@@ -79,7 +80,7 @@ class EngineAgent:
             raise InputError(
                 f"builtin:engine: threads must be at most {MAX_THREADS}, got {threads}"
             )
-        self.searcher = Searcher(hash_mb, threads)
+        self.searcher = parallel_searcher(hash_mb, threads)
         self.losing_streak = 0
         self.last_score: int | None = None
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 import enoch.engine.evaluate as _ev
 from enoch.engine.evaluate import PSQ, SEE_VALUE, evaluate, psq_score
 from enoch.engine.see import captures, see, see_ge
-from enoch.engine.smp import HelperPool, progress
 from enoch.rules.position import Position, move_uci
 from enoch.rules.tables import (
     DIAG_ATTACKS,
@@ -53,6 +53,38 @@ for _d in range(1, 64):
 # Late-move (move-count) pruning of quiet moves at shallow depth, non-PV nodes.
 _LMP = (0, 6, 10, 16, 24)
 _FUTILITY = (0, 150, 300, 450)
+
+
+def progress(depth: int, unfinished: int) -> int:
+    """How far a search got: its last completed iteration, half a step more when a better move
+    was proved in the next one (``unfinished`` is that move, or 0)."""
+    return 2 * depth + (1 if unfinished else 0)
+
+
+class Helpers(Protocol):
+    """Helper processes of a parallel search, sharing ``table`` with the main search.
+
+    :class:`enoch.engine.smp.HelperPool` is the implementation; this module never imports it
+    (``smp`` imports this one), so a :class:`Searcher` that may use more than one thread is
+    given a factory of helpers: ``Searcher(hash_mb, threads, helpers=HelperPool)``, as
+    :func:`enoch.engine.smp.parallel_searcher` does.
+    """
+
+    table: memoryview
+
+    def start(self, pos: Position) -> None: ...
+
+    def stop(self) -> int: ...
+
+    def nodes(self) -> int: ...
+
+    def deepest(self) -> tuple[int, int, int, int]: ...
+
+    def close(self) -> None: ...
+
+
+# ``(count, slots) -> helpers``: ``count`` helper processes sharing a table of ``slots`` entries.
+HelperFactory = Callable[[int, int], Helpers]
 
 
 class SearchAbort(Exception):
@@ -193,10 +225,16 @@ class Searcher:
     """One engine instance: its transposition table, move-ordering tables and counters."""
 
     def __init__(
-        self, hash_mb: float = 16, threads: int = 1, *, table: memoryview | None = None
+        self,
+        hash_mb: float = 16,
+        threads: int = 1,
+        *,
+        table: memoryview | None = None,
+        helpers: HelperFactory | None = None,
     ) -> None:
-        self.pool: HelperPool | None = None
-        self.threads = max(1, min(MAX_THREADS, threads))
+        self.pool: Helpers | None = None
+        self.helpers = helpers
+        self.threads = self._checked_threads(threads)
         self.hash_mb = hash_mb
         if table is not None:  # a helper of a parallel search: the main search's table
             self.tt = table
@@ -232,7 +270,8 @@ class Searcher:
         want = max(1024, int(hash_mb * 1024 * 1024 / TT_ENTRY_BYTES))
         size = 1 << (want.bit_length() - 1)
         if self.threads > 1:
-            self.pool = HelperPool(self.threads - 1, size)
+            assert self.helpers is not None  # _checked_threads saw to it
+            self.pool = self.helpers(self.threads - 1, size)
             self.tt = self.pool.table
         else:
             self.tt = memoryview(bytearray(size * TT_ENTRY_BYTES)).cast("Q")
@@ -242,10 +281,19 @@ class Searcher:
         """Search with ``threads`` processes: this one and ``threads - 1`` helpers (lazy SMP)
         sharing the table. The table is allocated anew (it must be shared memory), so what it
         held is forgotten."""
-        threads = max(1, min(MAX_THREADS, threads))
+        threads = self._checked_threads(threads)
         if threads != self.threads:
             self.threads = threads
             self.set_hash(self.hash_mb)
+
+    def _checked_threads(self, threads: int) -> int:
+        threads = max(1, min(MAX_THREADS, threads))
+        if threads > 1 and self.helpers is None:
+            raise ValueError(
+                "a search with more than one thread needs helpers: "
+                "Searcher(..., helpers=HelperPool) or enoch.engine.smp.parallel_searcher"
+            )
+        return threads
 
     def close(self) -> None:
         """End the helper processes, if any (they are daemons: they also end with us)."""

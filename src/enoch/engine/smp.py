@@ -14,6 +14,11 @@ Protocol, one helper: the main process sets the shared ``go`` word and sends the
 helper searches until the word is cleared, then sends one acknowledgement. The main search
 waits for the acknowledgements before it returns, so no helper writes into the table of the
 next search (or of a cleared table), and what the helpers report is final when it is read.
+
+This module imports :mod:`enoch.engine.search`, never the other way round: a
+:class:`~enoch.engine.search.Searcher` is given :class:`HelperPool` as its factory of helpers
+by whoever chooses the number of threads (:func:`parallel_searcher`, used by the JSON agent
+and the UCI engine).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
+from enoch.engine.search import Limits, SearchAbort, Searcher, SearchResult, progress
 from enoch.errors import InputError
 
 # Words of the control block: [0] 1 while helpers may search; then per helper k, at
@@ -36,10 +42,10 @@ GO = 0
 WORDS = 5
 
 
-def progress(depth: int, unfinished: int) -> int:
-    """How far a search got: its last completed iteration, half a step more when a better move
-    was proved in the next one (``unfinished`` is that move, or 0)."""
-    return 2 * depth + (1 if unfinished else 0)
+def parallel_searcher(hash_mb: float = 16, threads: int = 1) -> Searcher:
+    """A :class:`Searcher` that searches with ``threads`` processes (this one and
+    ``threads - 1`` helpers sharing its table); ``set_threads`` may change the number later."""
+    return Searcher(hash_mb, threads, helpers=HelperPool)
 
 
 class HelperPool:
@@ -146,8 +152,6 @@ def _shutdown(control: Any, conns: list[Connection], procs: list[Any]) -> None:
 
 def _helper_main(table_raw: Any, control: Any, k: int, conn: Connection) -> None:
     """A helper's life: search each position it is sent until told to stop."""
-    from enoch.engine.search import Limits, SearchAbort, Searcher, SearchResult
-
     # Ctrl-C belongs to the main process, which stops its helpers when it ends.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     searcher = Searcher(0, table=memoryview(table_raw).cast("B").cast("Q"))

@@ -14,7 +14,8 @@ import time
 from typing import IO
 
 from enoch import __version__
-from enoch.engine.search import MAX_THREADS, Limits, Searcher, SearchResult, format_score, pv_text
+from enoch.engine.search import MAX_THREADS, Limits, SearchResult, format_score, pv_text
+from enoch.engine.smp import parallel_searcher
 from enoch.errors import EnochError
 from enoch.rules.position import Position, move_uci
 
@@ -28,7 +29,7 @@ class UciEngine:
     def __init__(self, out: IO[str] | None = None) -> None:
         self.out = out if out is not None else sys.stdout
         self.lock = threading.Lock()
-        self.searcher = Searcher(HASH_DEFAULT)
+        self.searcher = parallel_searcher(HASH_DEFAULT)
         self.position = Position.start()
         self.overhead_ms = OVERHEAD_DEFAULT
         self.thread: threading.Thread | None = None
