@@ -11,7 +11,7 @@ import json
 import sys
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``microchess explain FEN [--json]``."""
     parser = sub.add_parser(
         "microchess",
