@@ -1,10 +1,11 @@
 """An independent, deliberately slow reference move generator for Enochian chess.
 
-Written from ``enochian-decisions.md`` alone, sharing no code with ``enoch.enochian.state``: a
-position is a dict of square names to lists of men, moves are found by walking coordinates,
-and every legality question is answered by playing the move on a copy. It exists to check the
-fast engine (perft counts and move sets along random games), so it favours plainness over
-speed. Two-player defaults only: no ally king capture, no divination, no exchanges.
+Written from the rules as documented in ``docs/enochian.md`` (with its numbered fine points)
+alone, sharing no code with ``enoch.enochian.state``: a position is a dict of square names to
+lists of men, moves are found by walking coordinates, and every legality question is answered
+by playing the move on a copy. It exists to check the fast engine (perft counts and move sets
+along random games), so it favours plainness over speed. Two-player defaults only: no ally king
+capture, no divination, no exchanges.
 """
 
 from __future__ import annotations

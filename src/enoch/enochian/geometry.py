@@ -58,7 +58,8 @@ CORNERS: Bitboard = BB[0] | BB[7] | BB[56] | BB[63]
 
 
 def system_of(square: Square, seed_labels: bool = False) -> str:
-    """The diagonal-system name of a square; ``seed_labels`` swaps the names as the note does."""
+    """The diagonal-system name of a square; ``seed_labels`` swaps the names as the seed note
+    does (option ``seed_system_labels``, docs/enochian.md)."""
     dark = bool(ARIES_MASK >> square & 1)
     if seed_labels:
         dark = not dark

@@ -35,7 +35,7 @@ DIE_KINDS = ("king", "queen", "bishop", "knight", "rook", "pawn")
 
 @dataclass(frozen=True)
 class RuleOptions:
-    """The rule options of ``enochian-decisions.md``; defaults are Zalewski's rules."""
+    """The rule options of ``docs/enochian.md`` ("Rule options"); defaults are Zalewski's rules."""
 
     ally_king_capture: bool = True
     throne_seizure_revives_frozen: bool = False

@@ -13,8 +13,9 @@ the mailbox holds the partner, and the ``shared`` bit mask says so.
 Make/unmake copies the few small lists a move touches and pushes the old references: simpler
 and, measured, no slower in CPython than recording and reversing each change.
 
-Rules are those of ``enochian-decisions.md`` (Zalewski's by default, with its numbered fine
-points); where the code implements a fine point, the comment cites it as "(fine point N)".
+Rules are those of ``docs/enochian.md`` (Zalewski's by default, with the numbered fine points
+of its "Fine points" section); where the code implements a fine point, the comment cites it as
+"(fine point N)".
 """
 
 from __future__ import annotations
