@@ -1,4 +1,4 @@
-"""The JSON agent protocol (``spec/agent-protocol.md``): states and answers, in one place.
+"""The JSON agent protocol (``docs/protocol.md``): states and answers, in one place.
 
 Public surface: :func:`parse_state` / :func:`make_state` for the state object,
 :func:`parse_answer` / :func:`answer_move` / :func:`move_answer` for answers, and

@@ -1,8 +1,8 @@
 """The answer JSON of the agent protocol: a move, a draw claim, a draw offer, or resignation.
 
-Strict by default, as DESIGN.md fixes it: exactly one JSON object, a move has exactly the keys
-``from``, ``to`` and ``promotion`` (null or one of ``"Q" "R" "B" "N"``), an action has exactly
-the keys its kind needs. ``lenient=True`` is for experiments with language-model agents: it
+Strict by default, as docs/protocol.md fixes it: exactly one JSON object, a move has exactly
+the keys ``from``, ``to`` and ``promotion`` (null or one of ``"Q" "R" "B" "N"``), an action has
+exactly the keys its kind needs. ``lenient=True`` is for experiments with language-model agents: it
 accepts extra keys, a missing or lowercase ``promotion``, and one JSON object inside a Markdown
 fence or surrounded by prose. Lenient never guesses a move: the object must still name one.
 """

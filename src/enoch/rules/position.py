@@ -949,7 +949,8 @@ class Position:
         return True
 
     def is_insufficient_material(self) -> bool:
-        """A dead position by material (FIDE 5.2.2 as the spec and python-chess judge it)."""
+        """A dead position by material (FIDE 5.2.2, as docs/protocol.md lists it and python-chess
+        judges it)."""
         return self.has_insufficient_material(WHITE) and self.has_insufficient_material(BLACK)
 
     def repetition_count(self) -> int:
