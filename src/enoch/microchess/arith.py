@@ -39,7 +39,7 @@ def lsr(a: int) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class Counters:
-    """The 17 counters of one candidate move, named as the spec names them.
+    """The 17 counters of one candidate move, named as docs/microchess.md names them.
 
     W* are ours after the move (continuation), B* the opponent's replies, P* ours before the
     move; *CAPn the exchange-tree maxima, *MOB mobility, *MAXC the best target's points, *CC the

@@ -148,10 +148,10 @@ def _fill(
 ) -> list[Square]:
     """Put men of one kind (squares in a1..h8 order) into their slots; return the leftovers.
 
-    The spec's rules: rooks, knights and pawns first claim the free slot whose home (square for
-    pieces, file for pawns) they stand on, then the rest fill free slots in slot order. Bishops
-    claim the first free slot whose home square has their colour, then the rest fill what is
-    left. King and queen have a single slot.
+    The rules of docs/microchess.md: rooks, knights and pawns first claim the free slot whose
+    home (square for pieces, file for pawns) they stand on, then the rest fill free slots in slot
+    order. Bishops claim the first free slot whose home square has their colour, then the rest
+    fill what is left. King and queen have a single slot.
     """
     free = [s for s in KIND_SLOTS[kind] if slots[s] is None]
     rest: list[Square] = []
@@ -180,7 +180,7 @@ def _fill(
 
 
 def assign(placement: Placement) -> Men:
-    """Assign the men of a position to slots, each side separately, as the spec prescribes."""
+    """Assign the men of a position to slots, each side separately, as docs/microchess.md says."""
     men = Men()
     for letter in ("K", "Q", "R", "B", "N", "P"):
         for colour in (WHITE, BLACK):
