@@ -1,11 +1,11 @@
 """The state JSON of the agent protocol: parse and validate strictly, write exactly.
 
-One place for the schema of ``spec/agent-protocol.md`` section 5, so that the referee, the
+One place for the state of ``docs/protocol.md`` ("The state"), so that the referee, the
 built-in agents and ``enoch validate`` cannot disagree. Parsing collects *every* problem (for
 ``enoch validate``) and names where each one is (``state.board.e9``,
 ``state.position_history[3]``); :func:`parse_state` raises them as one :class:`ProtocolError`.
 
-History convention (DESIGN.md): each ``position_history`` entry is the first four FEN fields
+History convention (docs/protocol.md): each ``position_history`` entry is the first four FEN fields
 with the en passant square written only when an en passant capture is legal, so that string
 equality is FIDE's "same position". Readers here are tolerant all the same: every entry is
 parsed and re-keyed, so a history written with the "after every double step" convention still
@@ -283,11 +283,12 @@ def make_state(
     history: Sequence[str] = (),
     **optional: Any,
 ) -> dict[str, Any]:
-    """The state JSON object for ``position``, exactly in the spec's schema.
+    """The state JSON object for ``position``, exactly the fields of docs/protocol.md.
 
     ``history`` holds the earlier positions as :meth:`Position.position_fen` strings, oldest
     first. Optional fields (``draw_offer``, ``last_error``, ``clock``, ...) are added only when
-    given and not None: writers are exact, and an agent that knows only the spec sees only it.
+    given and not None: writers are exact, and an agent that knows only the base fields sees
+    only them.
     """
     board = position.board
     c = position.castling
