@@ -7,6 +7,7 @@ Public surface: :func:`parse_state` / :func:`make_state` for the state object,
 
 from typing import Any
 
+from enoch._json import loads_strict
 from enoch.protocol.answer import (
     ACTIONS,
     CLAIM_REASONS,
@@ -17,7 +18,6 @@ from enoch.protocol.answer import (
 )
 from enoch.protocol.state import (
     GameState,
-    loads_strict,
     make_state,
     parse_state,
     state_from_fen,

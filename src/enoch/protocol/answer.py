@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from enoch._json import loads_strict
 from enoch.errors import IllegalMoveError, ProtocolError
-from enoch.protocol.state import _show, _type_name, loads_strict
+from enoch.protocol.state import _show, _type_name
 from enoch.rules import (
     BISHOP,
     KING,

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from enoch._json import loads_strict
 from enoch.errors import FenError, ProtocolError
 from enoch.rules import (
     BLACK,
@@ -54,44 +55,6 @@ class GameState:
     draw_offer: str | None = None
     last_error: str | None = None
     extras: dict[str, Any] = field(default_factory=dict)
-
-
-def loads_strict(text: str | bytes, what: str) -> Any:
-    """``json.loads`` that rejects duplicate keys and NaN/Infinity, with a one-line error."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ProtocolError(
-                f"{what} is not UTF-8 text: {exc.reason} at byte {exc.start}"
-            ) from None
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in items:
-            if k in out:
-                raise ProtocolError(f"{what} has the key {k!r} twice")
-            out[k] = v
-        return out
-
-    def constant(name: str) -> Any:
-        raise ProtocolError(f"{what} contains {name}, which is not JSON")
-
-    if not text.strip():
-        raise ProtocolError(f"{what} is empty (expected one JSON object)")
-    try:
-        return json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
-    except json.JSONDecodeError as exc:
-        if exc.msg == "Extra data":
-            raise ProtocolError(
-                f"{what} has text after the JSON value (line {exc.lineno} column {exc.colno}); "
-                "send exactly one JSON object"
-            ) from None
-        raise ProtocolError(
-            f"{what} is not valid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
-        ) from None
-    except RecursionError:
-        raise ProtocolError(f"{what} is nested too deeply") from None
 
 
 def _type_name(value: Any) -> str:

@@ -1,0 +1,54 @@
+"""Strict JSON reading for everything enoch reads from outside (states, answers, options).
+
+Python's ``json.loads`` keeps the last of two equal keys, reads ``NaN`` and ``Infinity``, and
+raises ``RecursionError`` on deep nesting. An agent's answer with ``"from"`` twice is ambiguous,
+and a referee that silently picks one is guessing a move, so every reader in enoch goes through
+:func:`loads_strict`, which refuses all three with one line that says what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from enoch.errors import ProtocolError
+
+
+def loads_strict(text: str | bytes, what: str) -> Any:
+    """``json.loads`` that rejects duplicate keys and NaN/Infinity, with a one-line error."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ProtocolError(
+                f"{what} is not UTF-8 text: {exc.reason} at byte {exc.start}"
+            ) from None
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in items:
+            if k in out:
+                raise ProtocolError(f"{what} has the key {k[:40]!r} twice")
+            out[k] = v
+        return out
+
+    def constant(name: str) -> Any:
+        raise ProtocolError(f"{what} contains {name}, which is not JSON")
+
+    if not text.strip():
+        raise ProtocolError(f"{what} is empty (expected one JSON object)")
+    try:
+        return json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":
+            raise ProtocolError(
+                f"{what} has text after the JSON value (line {exc.lineno} column {exc.colno}); "
+                "send exactly one JSON object"
+            ) from None
+        raise ProtocolError(
+            f"{what} is not valid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise ProtocolError(f"{what} is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer literal past Python's digit limit
+        raise ProtocolError(f"{what} is not usable JSON: {str(exc)[:80]}") from None
