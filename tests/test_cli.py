@@ -50,7 +50,7 @@ def test_perft_last_line_is_the_count(capsys: pytest.CaptureFixture[str]) -> Non
         (["legal"], "{", "state is not valid JSON"),
         (["legal"], '{"board": {}}', "missing field 'turn'"),
         (["agent"], "", "state is empty"),
-        (["agent", "--agent", "builtin:nope"], "{}", "unknown builtin agent 'nope'"),
+        (["agent", "--agent", "builtin:nope"], "{}", "unknown agent builtin:nope for chess"),
         (["agent", "--agent", "builtin:random?depth=3"], "{}", "has no option 'depth'"),
         (["perft", "not a fen", "2"], "", "FEN 'not a fen'"),
         (["perft", "startpos", "-1"], "", "DEPTH must be 0 or more"),

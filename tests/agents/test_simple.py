@@ -7,9 +7,9 @@ import random
 import chess
 import pytest
 
-from enoch.agents import make_builtin
 from enoch.protocol import make_state, state_from_fen
 from enoch.rules import Position
+from tests.builtins import make_builtin
 
 
 @pytest.mark.parametrize("name", ["random", "greedy"])

@@ -14,10 +14,14 @@ from typing import Any
 
 import jsonschema
 
-from enoch.arena import TERMINATIONS, GameConfig, GameResult, make_player, play_game
-from enoch.arena.records import pgn_text, read_pgn_games
+from enoch.arena import GameConfig, GameResult, make_player, play_game
+from enoch.fide.game import TERMINATIONS as CHESS_TERMINATIONS
+from enoch.fide.records import pgn_text, read_pgn_games
+from enoch.game import REFEREE_TERMINATIONS
 from enoch.protocol import schema
 from tests.processes import group_alive
+
+TERMINATIONS = CHESS_TERMINATIONS + REFEREE_TERMINATIONS
 
 AGENTS = Path(__file__).parent / "agents"
 SCRIPT = AGENTS / "scripted.py"

@@ -183,6 +183,7 @@ def test_in_process_agent_that_raises_is_a_crash() -> None:
 
 def test_one_agents_failure_does_not_stop_a_match() -> None:
     from enoch.arena.match import run_match
+    from enoch.game import Start
     from enoch.openings import Opening
 
     crasher = jsonl_agent({"0": [{"do": "crash"}], "1": [{"do": "crash"}]})
@@ -190,7 +191,7 @@ def test_one_agents_failure_does_not_stop_a_match() -> None:
         crasher,
         "builtin:random",
         games=4,
-        openings=[Opening("start")],
+        starts=[Start("start", Opening("start"))],
         config=GameConfig(timeout=20),
     )
     assert [(r.termination, r.winner) for _, r in outcome.games] == [

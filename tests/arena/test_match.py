@@ -11,10 +11,11 @@ import pytest
 
 from enoch.arena import GameConfig
 from enoch.arena.match import match_schedule, run_match, run_tournament, tournament_schedule
-from enoch.arena.records import read_pgn_games
 from enoch.arena.stats import Score, Sprt, elo_from_score, ratings
 from enoch.cli import main
 from enoch.errors import InputError
+from enoch.fide.records import read_pgn_games
+from enoch.game import Start
 from enoch.openings import Opening, default_suite, load_openings
 
 
@@ -52,14 +53,14 @@ def test_openings_files(tmp_path: Path) -> None:
 
 
 def test_schedules_swap_colours_per_opening() -> None:
-    book = default_suite()
+    book = [Start(o.name, o) for o in default_suite()]
     games = match_schedule(6, book)
     assert [(g.white, g.black) for g in games] == [(0, 1), (1, 0)] * 3
-    assert games[0].opening == games[1].opening != games[2].opening
+    assert games[0].start == games[1].start != games[2].start
     # A run continued with --first plays exactly the rest of one long run's schedule.
-    whole = [(g.index, g.white, g.opening.name) for g in match_schedule(10, book)]
+    whole = [(g.index, g.white, g.start.name) for g in match_schedule(10, book)]
     parts = match_schedule(3, book) + match_schedule(7, book, first=3)
-    assert [(g.index, g.white, g.opening.name) for g in parts] == whole
+    assert [(g.index, g.white, g.start.name) for g in parts] == whole
     with pytest.raises(InputError, match="--first"):
         match_schedule(2, book, first=-1)
     rr = tournament_schedule(3, 2, book)
@@ -136,7 +137,7 @@ def test_sprt_stops_a_match_early() -> None:
         resign,
         games=200,
         sprt=Sprt(0, 10, 0.05, 0.05),
-        openings=[Opening("start")],
+        starts=[Start("start", Opening("start"))],
     )
     assert outcome.stopped_by_sprt == "H1" and outcome.score(0).games < 200
 
@@ -209,7 +210,10 @@ def test_parallel_schedule_stops_and_cancels_queued_games(tmp_path: Path) -> Non
     queued ones: far fewer than the schedule are played, and every one is recorded once."""
     from enoch.arena.match import ScheduledGame, run_schedule
 
-    schedule = [ScheduledGame(i + 1, i % 2, 1 - i % 2, Opening("start")) for i in range(60)]
+    schedule = [
+        ScheduledGame(i + 1, (i % 2, 1 - i % 2), Start("start", Opening("start")))
+        for i in range(60)
+    ]
     results = tmp_path / "results.jsonl"
     outcome = run_schedule(
         ["builtin:random", "builtin:greedy"],

@@ -187,7 +187,7 @@ def test_builtin_fast_path_plays_the_same_game_as_json() -> None:
 
 
 def test_uci_spec_options_are_parsed() -> None:
-    from enoch.arena.uci import parse_uci_spec
+    from enoch.fide.uci import parse_uci_spec
 
     assert parse_uci_spec("uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1800") == (
         "/usr/games/stockfish",

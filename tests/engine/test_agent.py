@@ -10,10 +10,10 @@ import sys
 import chess
 import pytest
 
-from enoch.agents import make_builtin
 from enoch.errors import InputError
 from enoch.protocol import make_state, parse_answer, state_from_fen
 from enoch.rules import Position
+from tests.builtins import make_builtin
 
 
 def _uci(answer: dict[str, object]) -> str:

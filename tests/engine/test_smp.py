@@ -8,11 +8,11 @@ import chess
 import chess.engine
 import pytest
 
-from enoch.agents import make_builtin
 from enoch.engine.search import MATE, Limits, Searcher
 from enoch.engine.smp import HelperPool, parallel_searcher
 from enoch.protocol import state_from_fen
 from enoch.rules import Position, move_uci
+from tests.builtins import make_builtin
 
 from .helpers import fens
 from .test_uci import _enoch_uci

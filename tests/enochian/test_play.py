@@ -57,9 +57,11 @@ def test_unknown_agent_and_option() -> None:
 
 
 def test_registry_names() -> None:
-    from enoch.agents.registry import make_builtin
+    from tests.builtins import make_builtin
 
-    assert make_builtin("builtin:enochian-greedy").name == "enochian-greedy"
+    assert make_builtin("builtin:enochian-greedy", "enochian").name == "enochian-greedy"
+    assert make_builtin("builtin:greedy", "enochian").name == "enochian-greedy"
+    assert make_builtin("builtin:greedy").name == "greedy"  # chess's own
 
 
 # --- referee ------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from typing import Any
 import chess
 import pytest
 from mc_data import CASES
+from tests.builtins import make_builtin
 
-from enoch.agents.registry import make_builtin
 from enoch.errors import InputError
 from enoch.microchess import agent as agent_module
 from enoch.microchess.agent import MicroChessAgent

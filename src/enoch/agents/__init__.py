@@ -1,6 +1,7 @@
-"""Players: the agent interface and enoch's built-in agents (``builtin:NAME?opts``)."""
+"""Chess players: the agent interface and enoch's baselines (``builtin:random``,
+``builtin:greedy``). Built-in agents are found by name through their game
+(:meth:`enoch.game.api.Game.make_builtin`), so that a name means the game's own agent."""
 
 from enoch.agents.base import Agent
-from enoch.agents.registry import BUILTINS, make_builtin, parse_builtin
 
-__all__ = ["BUILTINS", "Agent", "make_builtin", "parse_builtin"]
+__all__ = ["Agent"]

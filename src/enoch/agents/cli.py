@@ -15,11 +15,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--agent",
-        default="builtin:engine",
+        default=None,
         metavar="NAME",
-        help="builtin:engine, builtin:microchess, builtin:greedy, builtin:random, with options "
-        "as builtin:NAME?opt=val (default: %(default)s, enoch's search engine)",
+        help="a built-in agent of the variant, with options as builtin:NAME?opt=val "
+        "(chess: builtin:engine (default), builtin:microchess, builtin:greedy, builtin:random; "
+        "enochian: builtin:search (default), builtin:greedy, builtin:random)",
     )
+    p.add_argument("--variant", default="chess", metavar="NAME", help="chess (default) or enochian")
     p.add_argument(
         "--movetime", type=float, metavar="S", help="seconds per move, for agents that think"
     )
@@ -29,20 +31,20 @@ def register(sub: Any) -> None:
 
 def _agent(args: argparse.Namespace) -> int:
     import json
+    import math
     import sys
 
-    from enoch.agents.registry import make_builtin
+    from enoch._json import loads_strict
     from enoch.errors import InputError
-    from enoch.protocol import loads_strict
 
-    spec = args.agent
+    spec = args.agent or ("builtin:search" if args.variant == "enochian" else "builtin:engine")
     if not spec.startswith("builtin:"):
         raise InputError(f"enoch agent runs built-in agents only (builtin:NAME), got {spec!r}")
     if args.movetime is not None:
-        if args.movetime <= 0:
-            raise InputError(f"--movetime must be positive, got {args.movetime}")
+        if not args.movetime > 0 or not math.isfinite(args.movetime):
+            raise InputError(f"--movetime must be a positive number, got {args.movetime}")
         spec += ("&" if "?" in spec else "?") + f"movetime={args.movetime}"
-    agent = make_builtin(spec)
+    agent = _make(spec, args.variant)
     try:
         if not args.jsonl:
             answer = agent.answer(loads_strict(sys.stdin.buffer.read(), "state"))
@@ -60,3 +62,23 @@ def _agent(args: argparse.Namespace) -> int:
         return 0
     finally:
         agent.close()
+
+
+def _make(spec: str, variant: str) -> Any:
+    """A built-in agent of the variant; ``chess`` avoids the game registry (cold start)."""
+    from urllib.parse import parse_qsl
+
+    from enoch.errors import InputError
+
+    name, _, query = spec[len("builtin:") :].partition("?")
+    try:
+        options = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+    except ValueError:
+        raise InputError(f"bad options {query[:40]!r} for builtin:{name}") from None
+    if variant == "chess":
+        from enoch.fide.game import ChessGame
+
+        return ChessGame().make_builtin(name, options)
+    from enoch.game.registry import find_game
+
+    return find_game(variant).make_builtin(name, options)

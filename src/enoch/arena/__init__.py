@@ -1,9 +1,9 @@
-"""The referee and the arena: games, matches and tournaments between agents of every kind.
+"""The arena: one referee, one player layer, one schedule and one set of records for every game.
 
-Public surface: :func:`play_game` (one game, any two agents), :class:`GameConfig`,
-:class:`GameResult`, :func:`make_player`, :class:`TimeControl`, and (in
-:mod:`enoch.arena.match`) :func:`run_match` / :func:`run_tournament`. The transports in
-:mod:`enoch.arena.transport` know nothing of chess and serve the Enochian referee as well.
+Public surface: :func:`play_game` (one game of any variant between any agents),
+:class:`GameConfig`, :class:`GameResult`, :func:`make_player`, :class:`TimeControl`, and (in
+:mod:`enoch.arena.match`) :func:`run_match` / :func:`run_tournament`. Nothing here knows a
+game's rules: games plug in through :mod:`enoch.game` and are found by name.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from enoch._lazy import lazy_getattr
 if TYPE_CHECKING:
     from enoch.arena.clock import TimeControl
     from enoch.arena.players import Player, make_player
-    from enoch.arena.referee import TERMINATIONS, GameConfig, GameResult, Referee, play_game
+    from enoch.arena.referee import GameConfig, GameResult, Referee, play_game
 
 # Imported on first use (see enoch._lazy): the part's cli must not pay for the whole part.
 _LAZY = {
@@ -23,7 +23,6 @@ _LAZY = {
     "GameResult": "enoch.arena.referee",
     "Player": "enoch.arena.players",
     "Referee": "enoch.arena.referee",
-    "TERMINATIONS": "enoch.arena.referee",
     "TimeControl": "enoch.arena.clock",
     "make_player": "enoch.arena.players",
     "play_game": "enoch.arena.referee",
@@ -33,7 +32,6 @@ _LAZY = {
 __getattr__ = lazy_getattr(__name__, _LAZY)
 
 __all__ = [
-    "TERMINATIONS",
     "GameConfig",
     "GameResult",
     "Player",

@@ -1,5 +1,11 @@
 """``enoch play``, ``enoch match`` and ``enoch tournament``: the arena from the terminal.
 
+One set of commands and flags for every game: ``--variant chess|enochian`` (chess by default;
+cutechess-cli calls it ``-variant``) and ``--option KEY=VALUE`` for the game's declared options
+(``enoch play --variant enochian --option players=4``). Agent names are the game's own
+(``builtin:random`` is a chess agent in chess and an Enochian one in Enochian), and a name the
+game does not have is refused before any game starts.
+
 Handlers import the arena lazily so that ``enoch agent`` keeps its fast cold start.
 """
 
@@ -10,11 +16,38 @@ import math
 import sys
 from typing import Any
 
-AGENT_HELP = "exec:CMD, jsonl:CMD, http(s)://URL, uci:CMD or builtin:NAME?opts"
+AGENT_HELP = "builtin:NAME?opts, human, exec:CMD, jsonl:CMD, http(s)://URL, uci:CMD (chess)"
 PLAY_MOVETIME = 0.3  # default seconds per move of the no-argument ``enoch play``
+STRONGEST = {"chess": "builtin:engine", "enochian": "builtin:search"}
+
+
+def _variant(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("game")
+    g.add_argument(
+        "--variant",
+        "-variant",
+        default="chess",
+        metavar="NAME",
+        help="the game: chess (default) or enochian",
+    )
+    g.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, repeatable (enoch variants lists them): e.g. players=4, "
+        "array=all, divination=true (enochian), fen=FEN (chess)",
+    )
+    g.add_argument(
+        "--max-plies",
+        type=int,
+        metavar="N",
+        help="adjudicate a draw (move_limit) after N plies (default: chess none, enochian 400)",
+    )
 
 
 def _common(p: argparse.ArgumentParser) -> None:
+    _variant(p)
     t = p.add_argument_group("time")
     t.add_argument("--movetime", type=float, metavar="S", help="seconds per move")
     t.add_argument("--tc", metavar="TC", help="game clocks: 60+0.5 (base+increment) or 40/60")
@@ -43,7 +76,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="invalid or illegal answers forgiven per turn (default: 0, as the spec says)",
+        help="invalid or illegal answers forgiven per turn (default: 0, as the protocol says)",
     )
     r.add_argument(
         "--memory-mb",
@@ -57,27 +90,30 @@ def _common(p: argparse.ArgumentParser) -> None:
         type=int,
         default=64 * 1024,
         metavar="N",
-        help="larger answers forfeit (default: %(default)s)",
+        help="larger answers forfeit as invalid_answer (default: %(default)s)",
     )
-
-
-def _start(p: argparse.ArgumentParser, with_file: bool) -> None:
-    g = p.add_argument_group("start positions")
-    g.add_argument("--fen", metavar="FEN", help="start every game from this position")
-    if with_file:
-        g.add_argument(
-            "--openings",
-            metavar="FILE",
-            help="openings: the suite format, FEN/EPD lines or PGN (default: the shipped suite)",
-        )
+    s = p.add_argument_group("start positions")
+    s.add_argument("--fen", metavar="FEN", help="chess: start every game here (= --option fen=)")
+    s.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="chess: openings file (suite format, FEN/EPD lines or PGN; default: shipped suite)",
+    )
+    s.add_argument("--moves", metavar="UCI", help="chess: book moves played first, 'e2e4 e7e5'")
+    o = p.add_argument_group("records")
+    o.add_argument(
+        "--record",
+        "--pgn",
+        dest="record",
+        metavar="FILE",
+        help="write every game in the game's record format (PGN for chess)",
+    )
+    o.add_argument("--results", metavar="FILE", help="write one JSON line per game")
+    o.add_argument("--log-dir", metavar="DIR", help="one JSONL event log per game")
 
 
 def _outputs(p: argparse.ArgumentParser) -> None:
-    o = p.add_argument_group("records")
-    o.add_argument("--pgn", metavar="FILE", help="write every game as PGN")
-    o.add_argument("--results", metavar="FILE", help="write one JSON line per game")
-    o.add_argument("--log-dir", metavar="DIR", help="one JSONL event log per game")
-    o.add_argument(
+    p.add_argument(
         "--concurrency", type=int, default=1, metavar="K", help="games at once (processes)"
     )
 
@@ -85,30 +121,26 @@ def _outputs(p: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "play",
-        help="one game between two agents, shown as it goes",
-        description="Play one game and show it move by move; print its PGN at the end. "
-        "With no agents, enoch's strongest built-in agent plays itself.",
+        help="one game between agents (or you: human), shown as it goes",
+        description="Play one game and show it move by move; print its record (PGN for chess) "
+        "at the end. With no agents, the game's strongest built-in agent plays itself; with "
+        "one, it plays every seat. 'human' is you, at the terminal.",
     )
-    p.add_argument("white", nargs="?", metavar="A", help=f"white: {AGENT_HELP}")
-    p.add_argument("black", nargs="?", metavar="B", help="black (default: the same as A)")
+    p.add_argument("agents", nargs="*", metavar="AGENT", help=f"one per seat: {AGENT_HELP}")
     _common(p)
-    _start(p, with_file=False)
-    p.add_argument("--moves", metavar="UCI", help="book moves played first, e.g. 'e2e4 e7e5'")
-    p.add_argument("--pgn", metavar="FILE", help="also write the PGN to FILE")
-    p.add_argument("--results", metavar="FILE", help="append the result as one JSON line")
     p.add_argument("--log", metavar="FILE", help="JSONL event log of every state and answer")
-    p.add_argument("--quiet", action="store_true", help="show only the result and the PGN")
+    p.add_argument("--quiet", action="store_true", help="show only the result and the record")
     p.set_defaults(func=_play)
 
     m = sub.add_parser(
         "match",
-        help="a match between two agents: openings, concurrency, PGN, Elo, SPRT",
-        description="Play a match of A against B. Colours alternate and each opening is "
-        "played with both colours. Prints W/D/L, score, Elo difference with a 95%% interval "
-        "and LOS; with --sprt the match stops as soon as the test decides.",
+        help="a match between agents: starts rotated, concurrency, records, Elo, SPRT",
+        description="Play a match: one agent per seat (2 for chess; 2 or 4 for enochian). "
+        "Seats rotate every game and each start (opening, array) is played from every seat. "
+        "Prints W/D/L, score, Elo difference with a 95%% interval and LOS (two agents), "
+        "points and ratings (four); with --sprt the match stops as soon as the test decides.",
     )
-    m.add_argument("a", metavar="A", help=AGENT_HELP)
-    m.add_argument("b", metavar="B", help=AGENT_HELP)
+    m.add_argument("agents", nargs="+", metavar="AGENT", help=AGENT_HELP)
     m.add_argument("--games", type=int, default=10, metavar="N", help="default: %(default)s")
     m.add_argument(
         "--first",
@@ -116,7 +148,7 @@ def register(sub: Any) -> None:
         default=0,
         metavar="N",
         help="continue an earlier run of N games: play games N+1 .. N+--games with the "
-        "openings and colours one long run would give them",
+        "starts and seats one long run would give them",
     )
     m.add_argument(
         "--sprt",
@@ -126,26 +158,70 @@ def register(sub: Any) -> None:
         help="stop when decided: elo0=0,elo1=10,alpha=0.05,beta=0.05",
     )
     _common(m)
-    _start(m, with_file=True)
     _outputs(m)
     m.set_defaults(func=_match)
 
     t = sub.add_parser(
         "tournament",
         help="a round robin (or gauntlet) between agents: crosstable and ratings",
-        description="Every pair of agents plays each round one opening with both colours "
+        description="Every pair of agents plays each round one start from both seats "
         "(--gauntlet: the first agent against each of the others).",
     )
     t.add_argument("agents", nargs="+", metavar="AGENT", help=AGENT_HELP)
     t.add_argument("--rounds", type=int, default=1, metavar="N", help="default: %(default)s")
     t.add_argument("--gauntlet", action="store_true", help="first agent against the rest")
     _common(t)
-    _start(t, with_file=True)
     _outputs(t)
     t.set_defaults(func=_tournament)
 
+    v = sub.add_parser(
+        "variants",
+        help="the games enoch referees, with their options and built-in agents",
+    )
+    v.add_argument("--json", action="store_true", help="as JSON (the options as JSON Schemas)")
+    v.set_defaults(func=_variants)
+
 
 # ---------------------------------------------------------------------- shared
+
+
+def _game(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The game and its setup from --variant, --option and the chess shortcuts."""
+    from enoch.errors import InputError
+    from enoch.game.options import parse_pairs
+    from enoch.game.registry import find_game
+
+    game = find_game(args.variant)
+    values: dict[str, Any] = parse_pairs(args.option)
+    for flag in ("fen", "openings", "moves"):
+        value = getattr(args, flag, None)
+        if value is None:
+            continue
+        if flag not in {o.name for o in game.options}:
+            raise InputError(f"--{flag} is not an option of {game.name}")
+        if flag in values:
+            raise InputError(f"give --{flag} or --option {flag}=, not both")
+        values[flag] = value
+    max_plies = args.max_plies if args.max_plies is not None else game.default_max_plies
+    if max_plies is not None and max_plies < 1:
+        raise InputError(f"--max-plies must be at least 1, got {max_plies}")
+    return game, game.setup(values, max_plies=max_plies)
+
+
+def _seats_from_agents(game: Any, args: argparse.Namespace, n: int) -> Any:
+    """For a game whose seat count is an option (Enochian players), take it from the number of
+    agents when the user did not set it."""
+    from enoch.game.options import parse_pairs
+
+    key = game.seats_option
+    if key and key not in parse_pairs(args.option) and n in _choices(game, key):
+        args.option = [*args.option, f"{key}={n}"]
+    return _game(args)
+
+
+def _choices(game: Any, key: str) -> tuple[Any, ...]:
+    spec = next(o for o in game.options if o.name == key)
+    return tuple(spec.choices or ())
 
 
 def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
@@ -155,14 +231,21 @@ def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
     from enoch.errors import InputError
 
     mt = args.movetime if args.movetime is not None else movetime
+    for flag, value in (("movetime", mt), ("timeout", args.timeout), ("grace", args.grace)):
+        if value is not None and not math.isfinite(value):
+            raise InputError(f"--{flag} must be a finite number, got {value}")
     if mt is not None and not mt > 0:
         raise InputError(f"--movetime must be positive, got {mt}")
     if args.tc and args.movetime is not None:
         raise InputError("give --movetime or --tc, not both")
     if not args.timeout > 0:
         raise InputError("--timeout must be positive")
+    if args.grace < 0:
+        raise InputError("--grace must not be negative")
     if args.retries < 0:
         raise InputError("--retries must be 0 or more")
+    if args.memory_mb < 0:
+        raise InputError("--memory-mb must not be negative (0 = no limit)")
     if args.max_answer_bytes < 64:
         raise InputError("--max-answer-bytes must be at least 64")
     tc = TimeControl.parse(args.tc) if args.tc else None
@@ -180,168 +263,110 @@ def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
     )
 
 
-def _check_agent(spec: str) -> None:
-    from enoch.errors import InputError
+def _check_agents(specs: list[str], game: Any) -> None:
+    from enoch.arena.players import check_agent
 
-    if spec.startswith("builtin:"):
-        from enoch.agents.registry import BUILTINS, parse_builtin
-
-        name, _ = parse_builtin(spec)
-        if name not in BUILTINS:
-            raise InputError(f"unknown builtin agent {name!r} (known: {', '.join(BUILTINS)})")
-        return
-    if not spec.startswith(("exec:", "jsonl:", "uci:", "http://", "https://")):
-        raise InputError(f"unknown agent {spec!r}: expected {AGENT_HELP}")
-    if spec.startswith(("exec:", "jsonl:", "uci:")) and not spec.partition(":")[2].strip():
-        raise InputError(f"agent {spec!r} has an empty command")
+    for spec in specs:
+        check_agent(spec, game)
 
 
-def strongest_builtin() -> str:
-    from enoch.agents.registry import BUILTINS
-
-    return "builtin:engine" if "engine" in BUILTINS else "builtin:greedy"
+def strongest_builtin(variant: str = "chess") -> str:
+    return STRONGEST.get(variant, "builtin:random")
 
 
 # ---------------------------------------------------------------------- play
 
 
 def _play(args: argparse.Namespace) -> int:
-    import chess
-
-    from enoch.arena.records import JsonlWriter, PgnWriter, pgn_text
-    from enoch.arena.referee import COLOURS, Referee, play_game
-    from enoch.rules import STARTING_FEN
-
-    default_movetime = None
-    white = args.white
-    if white is None:
-        white = strongest_builtin()
-        default_movetime = PLAY_MOVETIME
-    black = args.black or white
-    for spec in (white, black):
-        _check_agent(spec)
-    config = _config(args, default_movetime)
-    start_fen = args.fen or STARTING_FEN
-    book = args.moves.split() if args.moves else []
-
     from rich.console import Console
 
+    from enoch.arena.records import JsonlWriter
+    from enoch.arena.referee import Referee, play_game
+    from enoch.errors import InputError
+
+    agents = list(args.agents)
+    default_movetime = None
+    game, setup = _seats_from_agents(_game(args)[0], args, len(agents))
+    seats = game.seats(setup)
+    if not agents:
+        agents = [strongest_builtin(game.name)]
+        default_movetime = PLAY_MOVETIME
+    if len(agents) == 1:
+        agents = agents * seats
+    if len(agents) != seats:
+        raise InputError(
+            f"{game.name} here has {seats} seats: give {seats} agents, one, or none "
+            f"(got {len(agents)})"
+        )
+    _check_agents(agents, game)
+    config = _config(args, default_movetime)
+    if args.log and args.log_dir:
+        raise InputError("give --log or --log-dir, not both")
+    state = game.new_state(setup)
+
     console = Console(stderr=False, highlight=False)
-    board = chess.Board(start_fen)
-    for text in book:
-        board.push_uci(text)
+    colour = console.is_terminal
 
     def on_move(ref: Referee, info: dict[str, Any]) -> None:
-        move = chess.Move.from_uci(_last_uci(ref))
-        number = board.fullmove_number
-        dots = "." if board.turn == chess.WHITE else "..."
-        san = board.san(move)
-        board.push(move)
         if args.quiet:
             return
-        side = info["player"]
+        st = ref.state
+        seat = info["player"]
         raw = info["raw"]
-        shown = raw if isinstance(raw, str) else _compact(raw, ref)
+        shown = raw if isinstance(raw, str) else _compact(raw, st)
         clock = ""
         if ref.clock is not None:
-            w, b = ref.clock.remaining
-            clock = f"   clocks  white {w:7.2f}s  black {b:7.2f}s"
+            clock = "   clocks " + "  ".join(f"{t:.2f}s" for t in ref.clock.remaining)
         console.print(
-            f"\n{number}{dots} {san}   [{COLOURS[side]}: {ref.players[side].name}, "
-            f"{info['elapsed']:.3f}s]{clock}",
+            f"\n{st.ply}. {st.moves()[-1]}   [{game.seat_name(setup, seat)}: "
+            f"{ref.players[seat].name}, {info['elapsed']:.3f}s]{clock}",
             markup=False,
         )
         console.print(f"answer: {shown.strip()[:200]}", markup=False)
-        console.print(_board(board, console.is_terminal, move))
+        console.print(game.board(st, colour))
 
-    log = JsonlWriter(args.log, mode="w") if args.log else None
+    from pathlib import Path
+
+    log_path = args.log or (str(Path(args.log_dir) / "game-0001.jsonl") if args.log_dir else None)
+    log = JsonlWriter(log_path, mode="w") if log_path else None
+    record_writer, results_writer = _writers(args, game)
     if not args.quiet:
-        console.print(f"{white} (white) vs {black} (black)", markup=False)
-        console.print(_board(board, console.is_terminal))
+        console.print(
+            " vs ".join(f"{a} ({game.seat_name(setup, i)})" for i, a in enumerate(agents)),
+            markup=False,
+        )
+        console.print(game.board(state, colour))
     try:
         result = play_game(
-            white,
-            black,
-            start_fen=start_fen,
-            book_moves=book,
-            config=config,
-            log=log,
-            on_move=on_move,
+            *agents, variant=game, state=state, config=config, log=log, on_move=on_move
         )
     finally:
         if log is not None:
             log.close()
     console.print(f"\n{result.result}  {result.termination}: {result.reason}", markup=False)
-    text = pgn_text(result, event="enoch play", round_="1")
+    text = game.record_text(result, event="enoch play", round_="1")
     sys.stdout.write("\n" + text)
-    if args.pgn:
-        PgnWriter(args.pgn, mode="w").write(result, event="enoch play", round_="1")
-    if args.results:
-        w = JsonlWriter(args.results)
-        w({"game": 1, **result.to_json()})
-        w.close()
+    record_writer.write(result, event="enoch play", round_="1")
+    record_writer.close()
+    results_writer({"game": 1, **result.to_json()})
+    results_writer.close()
     return 0
 
 
-def _last_uci(ref: Any) -> str:
-    from enoch.rules import move_uci
+def _writers(args: argparse.Namespace, game: Any) -> tuple[Any, Any]:
+    """The record and results writers, opened now: a path that cannot be written is an input
+    error before any game starts."""
+    from enoch.arena.records import JsonlWriter, RecordWriter
 
-    text: str = move_uci(ref.moves[-1])
-    return text
+    return RecordWriter(args.record, game, mode="w"), JsonlWriter(args.results, mode="a")
 
 
-def _compact(raw: Any, ref: Any) -> str:
+def _compact(raw: Any, state: Any) -> str:
     import json
 
     if isinstance(raw, int):
-        from enoch.protocol import move_answer
-
-        return json.dumps(move_answer(raw))
+        return str(state.moves()[-1])
     return json.dumps(raw)
-
-
-_GLYPHS = {"p": "♟", "n": "♞", "b": "♝", "r": "♜", "q": "♛", "k": "♚"}
-
-
-def _board(board: Any, colour: bool, last: Any = None) -> Any:
-    """The board as people see one: men on light and dark squares, the last move's squares
-    marked, when the output is a terminal; the plain text board otherwise (pipes, logs)."""
-    from rich.text import Text
-
-    if not colour:
-        return Text(_board_text(board))
-    marked = {last.from_square, last.to_square} if last is not None else set()
-    text = Text()
-    for rank in range(7, -1, -1):
-        text.append(f" {rank + 1} ", style="dim")
-        for file in range(8):
-            sq = rank * 8 + file
-            light = (rank + file) % 2 == 1
-            if sq in marked:
-                bg = "#cdd26a" if light else "#aaa23a"
-            else:
-                bg = "#f0d9b5" if light else "#b58863"
-            piece = board.piece_at(sq)
-            if piece is None:
-                text.append("   ", style=f"on {bg}")
-            else:
-                fg = "bold #ffffff" if piece.color else "bold #000000"
-                text.append(f" {_GLYPHS[piece.symbol().lower()]} ", style=f"{fg} on {bg}")
-        text.append("\n")
-    text.append("    a  b  c  d  e  f  g  h", style="dim")
-    return text
-
-
-def _board_text(board: Any) -> str:
-    rows = []
-    for rank in range(7, -1, -1):
-        cells = []
-        for file in range(8):
-            piece = board.piece_at(rank * 8 + file)
-            cells.append(piece.symbol() if piece else ".")
-        rows.append(f"  {rank + 1} " + " ".join(cells))
-    rows.append("    a b c d e f g h")
-    return "\n".join(rows)
 
 
 # ---------------------------------------------------------------------- match
@@ -361,20 +386,31 @@ def _match(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
-    from enoch.arena.match import run_match, start_positions, unique_names
+    from enoch.arena.match import run_match, unique_names
     from enoch.arena.stats import Sprt
     from enoch.errors import InputError
 
-    for spec in (args.a, args.b):
-        _check_agent(spec)
+    game, setup = _seats_from_agents(_game(args)[0], args, len(args.agents))
+    seats = game.seats(setup)
+    if len(args.agents) != seats:
+        raise InputError(
+            f"a {game.name} match here has {seats} seats: give {seats} agents, "
+            f"not {len(args.agents)}"
+        )
+    _check_agents(args.agents, game)
     if args.games < 1:
         raise InputError("--games must be at least 1")
+    if args.first < 0:
+        raise InputError("--first must not be negative")
     if args.concurrency < 1:
         raise InputError("--concurrency must be at least 1")
     config = _config(args)
-    openings = start_positions(args.fen, args.openings)
+    starts = game.starts(setup)
     sprt = Sprt.parse(args.sprt) if args.sprt else None
-    names = unique_names([args.a, args.b])
+    if sprt is not None and seats != 2:
+        raise InputError("--sprt needs two agents")
+    names = unique_names(args.agents)
+    _check_outputs(args)
     err = Console(stderr=True)
     out = Console(highlight=False)
 
@@ -388,7 +424,7 @@ def _match(args: argparse.Namespace) -> int:
     ) as progress:
         task = progress.add_task("", total=args.games)
 
-        def on_result(outcome: Any, game: Any, result: Any) -> bool:
+        def on_result(outcome: Any, sched: Any, result: Any) -> bool:
             sc = outcome.score(0)
             desc = f"+{sc.wins} ={sc.draws} -{sc.losses}  score {sc.fraction:.3f}"
             if sprt is not None:
@@ -398,34 +434,38 @@ def _match(args: argparse.Namespace) -> int:
             return False
 
         outcome = run_match(
-            args.a,
-            args.b,
+            *args.agents,
+            variant=game,
+            setup=setup,
             games=args.games,
             first=args.first,
-            openings=openings,
+            starts=starts,
             sprt=sprt,
             on_result=on_result,
             names=names,
             config=config,
             concurrency=args.concurrency,
-            pgn=args.pgn,
+            record=args.record,
             results=args.results,
             log_dir=args.log_dir,
         )
-    sc = outcome.score(0)
-    table = Table(title=f"{names[0]} vs {names[1]}")
-    for col in ("games", "wins", "draws", "losses", "score", "Elo (95%)", "LOS"):
-        table.add_column(col, justify="right")
-    table.add_row(
-        str(sc.games),
-        str(sc.wins),
-        str(sc.draws),
-        str(sc.losses),
-        f"{sc.points:g}/{sc.games} ({100 * sc.fraction:.1f}%)",
-        _fmt_elo(sc.elo()),
-        f"{100 * sc.los():.1f}%",
-    )
-    out.print(table)
+    if seats == 2:
+        sc = outcome.score(0)
+        table = Table(title=f"{names[0]} vs {names[1]} ({game.name})")
+        for col in ("games", "wins", "draws", "losses", "score", "Elo (95%)", "LOS"):
+            table.add_column(col, justify="right")
+        table.add_row(
+            str(sc.games),
+            str(sc.wins),
+            str(sc.draws),
+            str(sc.losses),
+            f"{sc.points:g}/{sc.games} ({100 * sc.fraction:.1f}%)",
+            _fmt_elo(sc.elo()),
+            f"{100 * sc.los():.1f}%",
+        )
+        out.print(table)
+    else:
+        out.print(_ratings_table(outcome, f"{game.name}: {seats} seats"))
     terms: dict[str, int] = {}
     for _, r in outcome.games:
         terms[r.termination] = terms.get(r.termination, 0) + 1
@@ -433,6 +473,7 @@ def _match(args: argparse.Namespace) -> int:
         "terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items())), markup=False
     )
     if sprt is not None:
+        sc = outcome.score(0)
         lo, hi = sprt.bounds()
         verdict = {
             "H1": f"H1 accepted (elo >= {sprt.elo1:g})",
@@ -447,70 +488,28 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
-# ---------------------------------------------------------------------- tournament
+def _check_outputs(args: argparse.Namespace) -> None:
+    from pathlib import Path
 
-
-def _tournament(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    from rich.table import Table
-
-    from enoch.arena.match import (
-        run_tournament,
-        start_positions,
-        tournament_ratings,
-        tournament_schedule,
-        unique_names,
-    )
     from enoch.errors import InputError
 
-    if len(args.agents) < 2:
-        raise InputError("a tournament needs at least two agents")
-    if args.rounds < 1 or args.concurrency < 1:
-        raise InputError("--rounds and --concurrency must be at least 1")
-    for spec in args.agents:
-        _check_agent(spec)
-    config = _config(args)
-    openings = start_positions(args.fen, args.openings)
-    names = unique_names(args.agents)
-    from enoch.openings import default_suite
+    if args.log_dir is not None and not Path(args.log_dir).parent.is_dir():
+        raise InputError(f"--log-dir {args.log_dir[:200]}: its parent folder does not exist")
+    for flag in ("record", "results"):
+        path = getattr(args, flag)
+        if path is not None and not Path(path).parent.is_dir():
+            raise InputError(f"--{flag} {path[:200]}: its folder does not exist")
 
-    total = len(
-        tournament_schedule(
-            len(args.agents), args.rounds, openings or default_suite(), gauntlet=args.gauntlet
-        )
-    )
-    err = Console(stderr=True)
-    out = Console(highlight=False)
-    with Progress(
-        TextColumn("[bold]tournament"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("", total=total)
 
-        def on_result(outcome: Any, game: Any, result: Any) -> bool:
-            progress.update(task, advance=1)
-            return False
+def _ratings_table(outcome: Any, title: str) -> Any:
+    from rich.table import Table
 
-        outcome = run_tournament(
-            args.agents,
-            rounds=args.rounds,
-            gauntlet=args.gauntlet,
-            openings=openings,
-            on_result=on_result,
-            names=names,
-            config=config,
-            concurrency=args.concurrency,
-            pgn=args.pgn,
-            results=args.results,
-            log_dir=args.log_dir,
-        )
+    from enoch.arena.match import tournament_ratings
+
+    names = outcome.names
     rated = tournament_ratings(outcome)
     order = sorted(range(len(names)), key=lambda i: -rated[names[i]][0])
-    table = Table(title="crosstable" + (" (gauntlet)" if args.gauntlet else ""))
+    table = Table(title=title)
     table.add_column("#", justify="right")
     table.add_column("agent")
     table.add_column("Elo", justify="right")
@@ -534,5 +533,91 @@ def _tournament(args: argparse.Namespace) -> int:
             f"{total_sc.points:g}/{total_sc.games}",
             *cells,
         )
-    out.print(table)
+    return table
+
+
+# ---------------------------------------------------------------------- tournament
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from enoch.arena.match import run_tournament, tournament_schedule, unique_names
+    from enoch.errors import InputError
+
+    if len(args.agents) < 2:
+        raise InputError("a tournament needs at least two agents")
+    if args.rounds < 1 or args.concurrency < 1:
+        raise InputError("--rounds and --concurrency must be at least 1")
+    game, setup = _game(args)
+    _check_agents(args.agents, game)
+    config = _config(args)
+    starts = game.starts(setup)
+    names = unique_names(args.agents)
+    _check_outputs(args)
+    total = len(tournament_schedule(len(args.agents), args.rounds, starts, gauntlet=args.gauntlet))
+    err = Console(stderr=True)
+    out = Console(highlight=False)
+    with Progress(
+        TextColumn("[bold]tournament"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("", total=total)
+
+        def on_result(outcome: Any, game_: Any, result: Any) -> bool:
+            progress.update(task, advance=1)
+            return False
+
+        outcome = run_tournament(
+            args.agents,
+            variant=game,
+            setup=setup,
+            rounds=args.rounds,
+            gauntlet=args.gauntlet,
+            starts=starts,
+            on_result=on_result,
+            names=names,
+            config=config,
+            concurrency=args.concurrency,
+            record=args.record,
+            results=args.results,
+            log_dir=args.log_dir,
+        )
+    title = "crosstable" + (" (gauntlet)" if args.gauntlet else "")
+    out.print(_ratings_table(outcome, title))
+    return 0
+
+
+# ---------------------------------------------------------------------- variants
+
+
+def _variants(args: argparse.Namespace) -> int:
+    import json
+
+    from enoch.game.options import options_schema
+    from enoch.game.registry import find_game, game_names
+
+    games = [find_game(n) for n in game_names()]
+    if args.json:
+        data = [
+            {
+                "name": g.name,
+                "title": g.title,
+                "builtins": sorted(g.builtins),
+                "options": options_schema(g.options),
+            }
+            for g in games
+        ]
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return 0
+    for g in games:
+        print(f"{g.name}: {g.title}")
+        print(f"  built-in agents: {', '.join('builtin:' + b for b in sorted(g.builtins))}")
+        for o in g.options:
+            extra = f" ({', '.join(map(str, o.choices))})" if o.choices else ""
+            print(f"  --option {o.name}={o.default}{extra}: {o.help}")
     return 0

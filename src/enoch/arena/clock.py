@@ -54,47 +54,27 @@ class TimeControl:
 
 
 class Clock:
-    """Both players' remaining time; players are 0 (white) and 1 (black)."""
+    """Every seat's remaining time (seats are 0, 1, ...; for chess 0 is white)."""
 
-    def __init__(self, tc: TimeControl) -> None:
+    def __init__(self, tc: TimeControl, seats: int = 2) -> None:
         self.tc = tc
-        self.remaining = [tc.base, tc.base]
-        self.moves_made = [0, 0]
+        self.remaining = [tc.base] * seats
+        self.moves_made = [0] * seats
 
-    def moves_to_go(self, player: int) -> int:
+    def moves_to_go(self, seat: int) -> int:
         if not self.tc.moves:
             return 0
-        return self.tc.moves - self.moves_made[player] % self.tc.moves
+        return self.tc.moves - self.moves_made[seat] % self.tc.moves
 
-    def spend(self, player: int, seconds: float) -> bool:
-        """Charge ``seconds``; False if the flag fell. Adds the increment and the next
-        period's time after a completed move."""
-        self.remaining[player] -= seconds
-        if self.remaining[player] < 0:
+    def spend(self, seat: int, seconds: float, *, move: bool = True) -> bool:
+        """Charge ``seconds``; False if the flag fell. After a completed move (``move``) add
+        the increment and, with ``moves/time`` controls, the next period's time."""
+        self.remaining[seat] -= seconds
+        if self.remaining[seat] < 0:
             return False
-        self.moves_made[player] += 1
-        self.remaining[player] += self.tc.increment
-        if self.tc.moves and self.moves_made[player] % self.tc.moves == 0:
-            self.remaining[player] += self.tc.base
+        if move:
+            self.moves_made[seat] += 1
+            self.remaining[seat] += self.tc.increment
+            if self.tc.moves and self.moves_made[seat] % self.tc.moves == 0:
+                self.remaining[seat] += self.tc.base
         return True
-
-    def state_field(self, player: int) -> dict[str, float | int]:
-        """The optional ``clock`` state field for ``player`` (remaining seconds of both sides,
-        the increment, and with ``moves/time`` controls the moves left in this period)."""
-        field: dict[str, float | int] = {
-            "white": round(self.remaining[0], 3),
-            "black": round(self.remaining[1], 3),
-            "increment": self.tc.increment,
-        }
-        if self.tc.moves:
-            field["moves_to_go"] = self.moves_to_go(player)
-        return field
-
-    def uci(self, player: int) -> dict[str, float]:
-        return {
-            "wtime": max(self.remaining[0], 0.0),
-            "btime": max(self.remaining[1], 0.0),
-            "winc": self.tc.increment,
-            "binc": self.tc.increment,
-            "movestogo": float(self.moves_to_go(player)),
-        }

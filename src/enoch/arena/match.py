@@ -1,7 +1,8 @@
-"""Matches and tournaments: schedule games, run them (in parallel processes), record them.
+"""Matches and tournaments of any game: schedule games, run them (in parallel), record them.
 
-Engine-testing practice (Sunfish, cutechess, fishtest): a fixed opening book, each opening
-played twice with colours swapped (so the book's bias cancels), results as W/D/L with an Elo
+Engine-testing practice (Sunfish, cutechess, fishtest): a fixed set of starts (chess openings,
+Enochian arrays), each start played once from every seat by every agent (colours swapped for
+two seats, seats rotated for four), so the start's bias cancels; results as W/D/L with an Elo
 difference, its 95% interval and LOS, and an SPRT that stops the match once it has decided.
 
 Games run in worker processes when ``concurrency > 1`` (the referee is CPU-bound Python: threads
@@ -25,19 +26,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from enoch.arena.records import JsonlWriter, PgnWriter
+from enoch.arena.records import JsonlWriter, RecordWriter
 from enoch.arena.referee import GameConfig, GameResult, play_game
 from enoch.arena.stats import Score, Sprt, ratings
 from enoch.errors import InputError
-from enoch.openings import Opening, default_suite
+from enoch.game.api import Game, Setup, Start
+from enoch.game.registry import find_game
 
 
 @dataclass(frozen=True)
 class ScheduledGame:
     index: int  # 1-based, also the PGN Round
-    white: int  # index into the agent list
-    black: int
-    opening: Opening
+    seats: tuple[int, ...]  # the agent (index into the agent list) of each seat
+    start: Start
+
+    @property
+    def white(self) -> int:
+        return self.seats[0]
+
+    @property
+    def black(self) -> int:
+        return self.seats[1]
 
 
 @dataclass
@@ -49,21 +58,16 @@ class MatchOutcome:
     stopped_by_sprt: str | None = None
 
     def score(self, player: int, opponent: int | None = None) -> Score:
+        """``player``'s games (against ``opponent`` only, if given), one result per game."""
         sc = Score()
         for g, r in self.games:
-            if player not in (g.white, g.black):
+            if player not in g.seats:
                 continue
-            other = g.black if g.white == player else g.white
-            if opponent is not None and other != opponent:
+            seat = g.seats.index(player)
+            if opponent is not None and opponent not in g.seats:
                 continue
-            sc.add(_points(r, player == g.white))
+            sc.add(r.points[seat])
         return sc
-
-
-def _points(result: GameResult, as_white: bool) -> float:
-    if result.winner is None:
-        return 0.5
-    return 1.0 if (result.winner == 0) == as_white else 0.0
 
 
 def unique_names(agents: Sequence[Any]) -> list[str]:
@@ -80,26 +84,32 @@ def unique_names(agents: Sequence[Any]) -> list[str]:
     return names
 
 
-def match_schedule(games: int, openings: Sequence[Opening], first: int = 0) -> list[ScheduledGame]:
-    """Agent 0 against agent 1: opening ``i // 2``, colours alternating.
+def match_schedule(
+    games: int, starts: Sequence[Start], first: int = 0, seats: int = 2
+) -> list[ScheduledGame]:
+    """Agents ``0 .. seats-1`` in rotation: start ``i // seats``, and in game ``i`` agent
+    ``k`` sits in seat ``(k - i) % seats`` (two seats: colours alternate, agent 0 white first).
 
     ``first`` skips that many games of the schedule, so that a long match can be played in
-    several runs (a 200-game match at 60+0.6 takes hours) with the openings and colours it
-    would have had in one run."""
+    several runs (a 200-game match at 60+0.6 takes hours) with the starts and seats it would
+    have had in one run."""
     if games < 1:
         raise InputError("--games must be at least 1")
     if first < 0:
         raise InputError("--first must not be negative")
+    if not starts:
+        raise InputError("no start positions to play")
     out = []
     for i in range(first, first + games):
-        opening = openings[(i // 2) % len(openings)]
-        white, black = (0, 1) if i % 2 == 0 else (1, 0)
-        out.append(ScheduledGame(i + 1, white, black, opening))
+        start = starts[(i // seats) % len(starts)]
+        shift = i % seats
+        order = tuple((s + shift) % seats for s in range(seats))
+        out.append(ScheduledGame(i + 1, order, start))
     return out
 
 
 def tournament_schedule(
-    n_agents: int, rounds: int, openings: Sequence[Opening], *, gauntlet: bool = False
+    n_agents: int, rounds: int, openings: Sequence[Start], *, gauntlet: bool = False
 ) -> list[ScheduledGame]:
     """Round robin (every pair) or gauntlet (agent 0 against each other agent); per round
     every pairing plays one opening with both colours."""
@@ -119,7 +129,7 @@ def tournament_schedule(
             opening = openings[k % len(openings)]
             k += 1
             for white, black in ((i, j), (j, i)):
-                out.append(ScheduledGame(len(out) + 1, white, black, opening))
+                out.append(ScheduledGame(len(out) + 1, (white, black), opening))
     return out
 
 
@@ -155,6 +165,8 @@ def _play_scheduled(
     agents: Sequence[Any],
     names: Sequence[str],
     game: ScheduledGame,
+    variant: str,
+    setup: Setup,
     config: GameConfig,
     log_dir: str | None,
 ) -> GameResult:
@@ -167,12 +179,11 @@ def _play_scheduled(
     _IN_GAME = True
     terminated = False
     try:
+        rules = find_game(variant)
         result = play_game(
-            agents[game.white],
-            agents[game.black],
-            start_fen=game.opening.start_fen,
-            book_moves=game.opening.moves,
-            opening=game.opening.name,
+            *[agents[a] for a in game.seats],
+            variant=rules,
+            state=rules.new_state(setup, game.start),
             config=config,
             log=log,
         )
@@ -184,8 +195,7 @@ def _play_scheduled(
             log.close()
     if terminated:
         os._exit(128 + int(signal.SIGTERM))
-    result.white = names[game.white]
-    result.black = names[game.black]
+    result.seats = [names[a] for a in game.seats]
     return result
 
 
@@ -193,10 +203,13 @@ def run_schedule(
     agents: Sequence[Any],
     schedule: Sequence[ScheduledGame],
     *,
+    variant: str | Game = "chess",
+    setup: Setup | None = None,
     names: Sequence[str] | None = None,
     config: GameConfig | None = None,
     concurrency: int = 1,
     pgn: str | Path | None = None,
+    record: str | Path | None = None,
     results: str | Path | None = None,
     log_dir: str | Path | None = None,
     event: str = "enoch match",
@@ -205,19 +218,24 @@ def run_schedule(
     """Play the games; ``on_result`` returning True stops the schedule (games already running
     finish and count)."""
     cfg = config or GameConfig()
+    game_rules = find_game(variant) if isinstance(variant, str) else variant
+    variant_name = game_rules.name
+    setup = setup or game_rules.setup()
     names = list(names) if names is not None else unique_names(agents)
     outcome = MatchOutcome(names)
-    pgn_writer = PgnWriter(pgn, mode="w")
-    results_writer = JsonlWriter(results, mode="w")
-    log_path = str(log_dir) if log_dir is not None else None
     if concurrency < 1:
         raise InputError("--concurrency must be at least 1")
+    log_path = str(log_dir) if log_dir is not None else None
+    if log_dir is not None:
+        _make_log_dir(Path(log_dir))
+    record_writer = RecordWriter(record or pgn, game_rules, mode="w")
+    results_writer = JsonlWriter(results, mode="w")
     if not all(isinstance(a, str) for a in agents):
         concurrency = 1  # Python objects cannot be sent to worker processes
 
-    def record(game: ScheduledGame, result: GameResult) -> bool:
+    def keep(game: ScheduledGame, result: GameResult) -> bool:
         outcome.games.append((game, result))
-        pgn_writer.write(result, event=event, round_=str(game.index))
+        record_writer.write(result, event=event, round_=str(game.index))
         line = {"game": game.index, **result.to_json()}
         results_writer(line)
         return bool(on_result and on_result(outcome, game, result))
@@ -225,8 +243,8 @@ def run_schedule(
     try:
         if concurrency == 1:
             for game in schedule:
-                result = _play_scheduled(agents, names, game, cfg, log_path)
-                if record(game, result):
+                result = _play_scheduled(agents, names, game, variant_name, setup, cfg, log_path)
+                if keep(game, result):
                     break
             return outcome
         ctx = multiprocessing.get_context("spawn")  # no fork of a threaded parent
@@ -247,7 +265,9 @@ def run_schedule(
             while queue or running:
                 while queue and not stop and len(running) < in_flight:
                     game = queue.pop(0)
-                    fut = pool.submit(_play_scheduled, agents, names, game, cfg, log_path)
+                    fut = pool.submit(
+                        _play_scheduled, agents, names, game, variant_name, setup, cfg, log_path
+                    )
                     running[fut] = game
                 if not running:
                     break
@@ -256,7 +276,7 @@ def run_schedule(
                     game = running.pop(fut)
                     if fut.cancelled():
                         continue
-                    if record(game, fut.result()):
+                    if keep(game, fut.result()):
                         stop = True
                 if stop:
                     queue.clear()
@@ -265,24 +285,48 @@ def run_schedule(
         return outcome
     finally:
         results_writer.close()
+        record_writer.close()
+
+
+def _make_log_dir(path: Path) -> None:
+    """The log folder: made if its parent exists (a typo in a parent is an error, not a tree
+    of new folders), checked writable before any game starts."""
+    if not path.is_dir():
+        if not path.parent.is_dir():
+            raise InputError(f"--log-dir {str(path)[:200]}: its parent folder does not exist")
+        try:
+            path.mkdir()
+        except OSError as exc:
+            raise InputError(f"--log-dir {str(path)[:200]}: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK):
+        raise InputError(f"--log-dir {str(path)[:200]}: not writable")
 
 
 def run_match(
-    a: Any,
-    b: Any,
-    *,
+    *agents: Any,
+    variant: str | Game = "chess",
+    setup: Setup | None = None,
     games: int = 2,
     first: int = 0,
-    openings: Sequence[Opening] | None = None,
+    starts: Sequence[Start] | None = None,
     sprt: Sprt | None = None,
     on_result: Callable[[MatchOutcome, ScheduledGame, GameResult], bool] | None = None,
     **kwargs: Any,
 ) -> MatchOutcome:
-    """A match of ``games`` games between ``a`` and ``b`` (see :func:`run_schedule` for the
-    rest), starting ``first`` games into the schedule. With ``sprt`` the match stops as soon as
-    the test decides."""
-    book = list(openings) if openings is not None else default_suite()
-    schedule = match_schedule(games, book, first)
+    """A match of ``games`` games between ``agents``, one per seat, rotating seats over the
+    game's starts (see :func:`run_schedule` for the rest), starting ``first`` games into the
+    schedule. With ``sprt`` (two agents) the match stops as soon as the test decides."""
+    rules = find_game(variant) if isinstance(variant, str) else variant
+    setup = setup or rules.setup()
+    seats = rules.seats(setup)
+    if len(agents) != seats:
+        raise InputError(
+            f"a {rules.name} match with these options needs {seats} agents, not {len(agents)}"
+        )
+    if sprt is not None and seats != 2:
+        raise InputError("an SPRT needs a game of two seats")
+    book = list(starts) if starts is not None else rules.starts(setup)
+    schedule = match_schedule(games, book, first, seats)
 
     def after(outcome: MatchOutcome, game: ScheduledGame, result: GameResult) -> bool:
         stop = bool(on_result and on_result(outcome, game, result))
@@ -293,42 +337,56 @@ def run_match(
                 return True
         return stop
 
-    return run_schedule([a, b], schedule, on_result=after, **kwargs)
+    return run_schedule(
+        list(agents), schedule, variant=rules, setup=setup, on_result=after, **kwargs
+    )
 
 
 def run_tournament(
     agents: Sequence[Any],
     *,
+    variant: str | Game = "chess",
+    setup: Setup | None = None,
     rounds: int = 1,
     gauntlet: bool = False,
-    openings: Sequence[Opening] | None = None,
+    starts: Sequence[Start] | None = None,
     **kwargs: Any,
 ) -> MatchOutcome:
-    book = list(openings) if openings is not None else default_suite()
+    """Every pair of agents (or the first against each other, ``gauntlet``) plays each round
+    one start from both seats. Games of two seats only."""
+    rules = find_game(variant) if isinstance(variant, str) else variant
+    setup = setup or rules.setup()
+    if rules.seats(setup) != 2:
+        raise InputError(f"a tournament needs a game of two seats ({rules.name} has more here)")
+    book = list(starts) if starts is not None else rules.starts(setup)
     schedule = tournament_schedule(len(agents), rounds, book, gauntlet=gauntlet)
     kwargs.setdefault("event", "enoch tournament")
-    return run_schedule(agents, schedule, **kwargs)
+    return run_schedule(agents, schedule, variant=rules, setup=setup, **kwargs)
+
+
+def pairwise_games(outcome: MatchOutcome) -> list[tuple[int, int, float]]:
+    """Every game as results between pairs of agents on opposite teams: ``(i, j, points of
+    i)`` (one per game for two seats; every opposing pair for four)."""
+    out: list[tuple[int, int, float]] = []
+    for g, r in outcome.games:
+        n = len(g.seats)
+        for s in range(n):
+            for t in range(s + 1, n):
+                if r.points[s] != r.points[t] or _opposed(r, s, t):
+                    out.append((g.seats[s], g.seats[t], r.points[s]))
+    return out
+
+
+def _opposed(result: GameResult, s: int, t: int) -> bool:
+    teams = result.extras.get("teams")
+    if not teams:
+        return True
+    return bool(teams[s] != teams[t])
 
 
 def tournament_ratings(outcome: MatchOutcome) -> dict[str, tuple[float, float]]:
-    games = [(g.white, g.black, _points(r, True)) for g, r in outcome.games]
-    return ratings(outcome.names, games)
-
-
-def start_positions(fen: str | None, openings_file: str | None) -> list[Opening] | None:
-    """The openings a CLI match uses: one FEN, a file, or (None) the shipped suite."""
-    if fen is not None and openings_file is not None:
-        raise InputError("give --fen or --openings, not both")
-    if fen is not None:
-        from enoch.rules import Position
-
-        Position.from_fen(fen)
-        return [Opening("FEN", fen, ())]
-    if openings_file is not None:
-        from enoch.openings import load_openings
-
-        return load_openings(openings_file)
-    return None
+    """Bradley-Terry ratings of every agent (mean 0) with a 95% margin."""
+    return ratings(outcome.names, pairwise_games(outcome))
 
 
 def iter_results(outcome: MatchOutcome) -> Iterable[GameResult]:

@@ -1,77 +1,81 @@
-"""Players of the FIDE referee: every kind of agent behind one small interface.
+"""Players: every kind of agent, for every game, behind one small interface.
 
 The referee hands a :class:`Turn` to :meth:`Player.ask` and gets back the raw answer: text
-(from a program, exactly as it was written), a dict (from a Python agent), or an ``int`` move
-(from a trusted in-process fast path). It never trusts any of them: the referee parses and
-checks every answer itself.
+(from a program, exactly as it was written), a JSON value (from a Python agent), or a game's
+native action (from a trusted in-process fast path). It never trusts any of them: the answer
+is decoded (:mod:`enoch.arena.decode`) and judged by the game.
 
-Names: ``exec:CMD``, ``jsonl:CMD``, ``http(s)://URL``, ``uci:CMD``, ``builtin:NAME?opts``.
-A Python user may also pass an object with ``answer(state) -> dict`` (an
-:class:`enoch.agents.Agent`) or a plain callable ``state -> dict | str``.
-
-The fast path: building the state JSON each ply and having the agent parse the whole
-``position_history`` back costs far more than the rules themselves (O(plies) per ply). An
-in-process agent may define ``answer_position(position, **fields)`` (it gets a *copy* of the
-live position, its key history loaded) and skip JSON altogether; enoch's own
-:class:`~enoch.agents.simple.BuiltinAgent` subclasses all do.
+Names: ``exec:CMD``, ``jsonl:CMD``, ``http(s)://URL`` (the transports, the same for every game),
+``builtin:NAME?opts`` (the game's own built-in agents: ``builtin:random`` is a chess agent in a
+chess game and an Enochian one in an Enochian game), ``human`` (a person at the terminal), and
+the prefixes a game adds (chess: ``uci:CMD``). A Python caller may also pass an object with
+``answer(state) -> dict`` or a plain callable ``state -> dict | str``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
 
-from enoch.agents.simple import BuiltinAgent
 from enoch.arena.transport import Limits, Transport, make_transport
 from enoch.errors import AgentError, InputError
-from enoch.protocol import make_state
-from enoch.rules import Move, Position, move_uci
 
-Raw = str | dict[str, Any] | int
+if TYPE_CHECKING:
+    from enoch.game.api import Game, State
+
+Raw = Any  # text, a JSON value, or a native action
+TRANSPORTS = ("exec:", "jsonl:", "http://", "https://")
+HUMAN = "human"
 
 
 @dataclass
 class Turn:
-    """What the side to move is asked. ``state()`` builds (once) the exact protocol state."""
+    """What the seat to move is asked. :meth:`view` builds (once) the exact protocol state."""
 
-    position: Position  # the live position: players must not change it
-    legal: list[Move]
-    history: Callable[[], list[str]]
-    fields: dict[str, Any]  # optional state fields: draw_offer, last_error, clock, ...
+    state: State  # the live game state: players must not change it
+    seat: int
+    fields: dict[str, Any]  # the referee's optional state fields: last_error, clock, ...
     timeout: float | None  # seconds this answer may take (transport deadline)
-    start_fen: str
-    moves: list[Move]  # every move since start_fen (for UCI's ``position ... moves``)
-    clock: dict[str, float] | None = None  # wtime/btime/winc/binc/movestogo for UCI (seconds)
+    remaining: Sequence[float] | None = None  # every seat's clock, if clocked (seconds)
+    increment: float = 0.0
+    moves_to_go: int = 0
     movetime: float | None = None
-    _state: dict[str, Any] | None = field(default=None, repr=False)
+    _view: dict[str, Any] | None = field(default=None, repr=False)
 
-    def state(self) -> dict[str, Any]:
-        if self._state is None:
-            self._state = make_state(self.position, self.history(), **self.fields)
-        return self._state
+    def view(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = self.state.to_json(self.seat, self.fields)
+        return self._view
 
 
 class Player:
-    """One side of a game. ``ask`` returns the raw answer or raises ``AgentError``
+    """One seat's agent. ``ask`` returns the raw answer or raises ``AgentError``
     (a :class:`~enoch.arena.transport.TransportError` names its forfeit)."""
 
     name: str = "player"
-    needs_state: bool = True  # False: the referee need not build history strings for it
+    #: False: a person, not held to the time limits
+    timed: bool = True
     transport: Transport | None = None
 
     def ask(self, turn: Turn) -> Raw:
         raise NotImplementedError
 
     def start(self) -> None:
-        """Get ready before the game's clocks run (start a process, a UCI handshake).
-        Failures here are not raised: the first ``ask`` reports them as the agent's crash."""
+        """Get ready before the clocks run (start a process, a UCI handshake). Failures here
+        are not raised: the first ``ask`` reports them as the agent's crash."""
         if self.transport is not None:
             self.transport.start()
 
     def stderr(self) -> str:
         """stderr the agent wrote during the last ``ask`` (for the event log)."""
         return self.transport.last_stderr if self.transport is not None else ""
+
+    @property
+    def pgids(self) -> list[int]:
+        """Process groups this player started (tests assert none survives)."""
+        return list(self.transport.pgids) if self.transport is not None else []
 
     def close(self) -> None:
         if self.transport is not None:
@@ -87,31 +91,19 @@ class TransportPlayer(Player):
 
     def ask(self, turn: Turn) -> Raw:
         assert self.transport is not None
-        return self.transport.request(turn.state(), turn.timeout)
+        return self.transport.request(turn.view(), turn.timeout)
 
 
 class ObjectPlayer(Player):
-    """A Python agent: ``answer(state) -> dict`` (or ``answer_position`` as a fast path)."""
+    """A Python agent: ``answer(state) -> dict``."""
 
     def __init__(self, name: str, agent: Any) -> None:
         self.name = name
         self.agent = agent
-        self._fast = getattr(agent, "answer_position", None)
-        self.needs_state = self._fast is None
-        # enoch's own agents accept the referee's legal moves instead of generating them again.
-        self._hand_legal = isinstance(agent, BuiltinAgent)
+        self.timed = not getattr(agent, "untimed", False)
 
     def ask(self, turn: Turn) -> Raw:
-        if self._fast is not None:
-            if self._hand_legal:
-                result: Raw = self._fast(
-                    turn.position.copy(), legal_moves=list(turn.legal), **turn.fields
-                )
-            else:
-                result = self._fast(turn.position.copy(), **turn.fields)
-            return result
-        answer: Raw = self.agent.answer(turn.state())
-        return answer
+        return self.agent.answer(turn.view())
 
     def close(self) -> None:
         close = getattr(self.agent, "close", None)
@@ -127,57 +119,101 @@ class CallablePlayer(Player):
         self.fn = fn
 
     def ask(self, turn: Turn) -> Raw:
-        result: Raw = self.fn(turn.state())
-        return result
+        return self.fn(turn.view())
+
+
+def parse_builtin(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``builtin:NAME?a=1&b=2`` into the name and its options."""
+    body = spec[len("builtin:") :] if spec.startswith("builtin:") else spec
+    name, _, query = body.partition("?")
+    if not name:
+        raise InputError("builtin agent name is empty (expected e.g. builtin:random)")
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
+    except ValueError:
+        raise InputError(
+            f"bad options {query[:40]!r} for builtin:{name} (expected a=1&b=2)"
+        ) from None
+    return name, dict(pairs)
+
+
+def agent_help(game: Game) -> str:
+    extra = "".join(f", {p}CMD" for p in game.prefixes)
+    return f"builtin:NAME, human, exec:CMD, jsonl:CMD, http(s)://URL{extra}"
+
+
+def check_agent(spec: str, game: Game) -> None:
+    """Refuse now (InputError) an agent name that can never make a player in ``game``,
+    without starting anything."""
+    spec = spec.strip()
+    if spec == HUMAN:
+        return
+    if spec.startswith("builtin:"):
+        name, _ = parse_builtin(spec)
+        if name not in game.builtins:
+            known = ", ".join(sorted(game.builtins))
+            raise InputError(
+                f"unknown agent builtin:{name} for {game.name} (its built-ins: {known})"
+            )
+        return
+    if spec.startswith(TRANSPORTS):
+        if spec.startswith(("exec:", "jsonl:")) and not spec.partition(":")[2].strip():
+            raise InputError(f"agent {spec!r} has an empty command")
+        return
+    if spec.startswith(game.prefixes):
+        game.check_prefixed(spec)
+        return
+    raise InputError(f"unknown agent {spec[:60]!r} for {game.name}: expected {agent_help(game)}")
 
 
 def make_player(
     agent: Any,
+    game: Game | None = None,
     *,
     name: str | None = None,
     limits: Limits = Limits(),  # noqa: B008
 ) -> Player:
-    """A player from a name (``exec:``, ``jsonl:``, ``http(s)://``, ``uci:``, ``builtin:``),
-    an agent object, a callable, or a :class:`Player` (returned as is)."""
+    """A player from a name, an agent object, a callable, or a :class:`Player` (returned as
+    is). ``game`` (default: chess) scopes ``builtin:`` names and prefixes such as ``uci:``."""
     if isinstance(agent, Player):
         if name:
             agent.name = name
         return agent
+    if game is None:
+        from enoch.game.registry import find_game
+
+        game = find_game("chess")
     if isinstance(agent, str):
-        spec = agent
+        spec = agent.strip()
         label = name or spec
+        check_agent(spec, game)
+        if spec == HUMAN:
+            return ObjectPlayer(label, game.human())
         if spec.startswith("builtin:"):
-            from enoch.agents.registry import make_builtin
-
-            return ObjectPlayer(label, make_builtin(spec))
-        if spec.startswith("uci:"):
-            from enoch.arena.uci import UciPlayer, parse_uci_spec
-
-            cmd, options = parse_uci_spec(spec)
-            return UciPlayer(label, cmd, limits, options)
-        if spec.startswith(("exec:", "jsonl:", "http://", "https://")):
+            builtin, options = parse_builtin(spec)
+            obj = game.make_builtin(builtin, options)
+            return game.builtin_player(label, obj) or ObjectPlayer(label, obj)
+        if spec.startswith(TRANSPORTS):
             return TransportPlayer(label, make_transport(spec, limits))
-        raise InputError(
-            f"unknown agent {spec!r}: expected exec:CMD, jsonl:CMD, http(s)://URL, uci:CMD "
-            "or builtin:NAME"
-        )
+        player: Player = game.prefixed_player(spec, label, limits)
+        return player
     if hasattr(agent, "answer") or hasattr(agent, "answer_position"):
         label = name or getattr(agent, "name", None) or type(agent).__name__
-        return ObjectPlayer(str(label), agent)
+        return game.builtin_player(str(label), agent) or ObjectPlayer(str(label), agent)
     if callable(agent):
         return CallablePlayer(str(name or getattr(agent, "__name__", "callable")), agent)
     raise AgentError(f"cannot make a player from {agent!r}")
 
 
-def uci_moves(moves: list[Move]) -> list[str]:
-    return [move_uci(m) for m in moves]
-
-
 __all__ = [
+    "HUMAN",
+    "TRANSPORTS",
     "CallablePlayer",
     "ObjectPlayer",
     "Player",
     "TransportPlayer",
     "Turn",
+    "check_agent",
     "make_player",
+    "parse_builtin",
 ]

@@ -1,96 +1,29 @@
-"""Game records: PGN (through python-chess's PGN writer), results JSONL and the event log.
+"""Game records of every game: results lines and event logs (JSONL), and the game's own
+record format (PGN for chess, the text record for Enochian) behind one :class:`RecordWriter`.
 
-PGN follows the standard: the Seven Tag Roster, ``FEN``/``SetUp`` for a non-standard start,
-``TimeControl``, ``PlyCount`` and ``Termination`` with the PGN standard's values (``normal``,
-``time forfeit``, ``rules infraction``). enoch's precise termination (``checkmate``,
-``fifty_moves``, ``crash`` ...) is in the ``EnochTermination`` tag and the human-readable
-reason in the final comment, so engine-testing tools and people both read it. Each agent move
-carries its thinking time as ``[%emt]`` and, with clocks, the remaining time as ``[%clk]``;
-book moves carry the comment ``book``.
+Every writer opens its file when it is made, so that a path that cannot be written is an
+input error before the first game starts, not a crash after an hour of games.
 """
 
 from __future__ import annotations
 
-import datetime
-import io
 import json
 import threading
 from pathlib import Path
 from typing import IO, Any
 
-from enoch.arena.referee import GameResult
-
-_PGN_TERMINATION = {
-    "timeout": "time forfeit",
-    "illegal_move": "rules infraction",
-    "invalid_answer": "rules infraction",
-    "crash": "abandoned",
-}
+from enoch.errors import InputError
 
 
-def _hms(seconds: float) -> str:
-    ms = round(seconds * 1000)
-    h, rest = divmod(ms, 3_600_000)
-    m, rest = divmod(rest, 60_000)
-    return f"{h}:{m:02d}:{rest / 1000:06.3f}"
-
-
-def to_pgn_game(
-    game: GameResult,
-    *,
-    event: str = "enoch game",
-    site: str = "enoch arena",
-    round_: str = "-",
-    date: datetime.date | None = None,
-) -> Any:
-    """A ``chess.pgn.Game`` of the result (python-chess builds and checks the SAN)."""
-    import chess
-    import chess.pgn
-
-    board = chess.Board(game.start_fen)
-    pgn = chess.pgn.Game()
-    headers = pgn.headers
-    headers["Event"] = event
-    headers["Site"] = site
-    headers["Date"] = (date or datetime.date.today()).strftime("%Y.%m.%d")
-    headers["Round"] = round_
-    headers["White"] = game.white
-    headers["Black"] = game.black
-    headers["Result"] = game.result
-    if game.start_fen != chess.STARTING_FEN:
-        pgn.setup(board)
-    if game.opening:
-        headers["Opening"] = game.opening
-    headers["TimeControl"] = game.time_control or "-"
-    headers["PlyCount"] = str(game.plies)
-    headers["Termination"] = _PGN_TERMINATION.get(game.termination, "normal")
-    headers["EnochTermination"] = game.termination
-    node: Any = pgn
-    for i, text in enumerate(game.moves):
-        move = chess.Move.from_uci(text)
-        node = node.add_variation(move)
-        k = i - game.book_plies
-        if k < 0:
-            node.comment = "book"
-            continue
-        parts = []
-        if k < len(game.times):
-            parts.append(f"[%emt {_hms(game.times[k])}]")
-        if game.clocks is not None and k < len(game.clocks):
-            parts.append(f"[%clk {_hms(max(game.clocks[k], 0.0))}]")
-        # Written as text: python-chess's set_emt/set_clock round to whole seconds, and engine
-        # games need milliseconds. python-chess's emt()/clock() read these back.
-        node.comment = " ".join(parts)
-    if node is pgn:
-        pgn.comment = game.reason
-    else:
-        node.comment = (node.comment + " " if node.comment else "") + game.reason
-    return pgn
-
-
-def pgn_text(game: GameResult, **tags: Any) -> str:
-    exporter_game = to_pgn_game(game, **tags)
-    return str(exporter_game) + "\n\n"
+def _open(path: Path, mode: str) -> IO[str]:
+    if not path.parent.is_dir():
+        raise InputError(
+            f"cannot write {str(path)[:200]}: the folder {str(path.parent)[:200]} does not exist"
+        )
+    try:
+        return open(path, mode, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {str(path)[:200]}: {exc.strerror or exc}") from None
 
 
 class JsonlWriter:
@@ -102,8 +35,7 @@ class JsonlWriter:
         self._lock = threading.Lock()
         self._file: IO[str] | None = None
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.path, mode, encoding="utf-8")  # noqa: SIM115
+            self._file = _open(self.path, mode)
 
     def __call__(self, record: dict[str, Any]) -> None:
         if self._file is None:
@@ -119,33 +51,25 @@ class JsonlWriter:
             self._file = None
 
 
-class PgnWriter:
-    """Append games to a PGN file."""
+class RecordWriter:
+    """Append finished games to a file in the game's record format (``Game.record_text``)."""
 
-    def __init__(self, path: str | Path | None, mode: str = "a") -> None:
-        self.path = Path(path) if path is not None else None
+    def __init__(self, path: str | Path | None, game: Any, mode: str = "a") -> None:
+        self.game = game
         self._lock = threading.Lock()
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if mode == "w":
-                self.path.write_text("")
+        self._file: IO[str] | None = None
+        if path is not None:
+            self._file = _open(Path(path), mode)
 
-    def write(self, game: GameResult, **tags: Any) -> None:
-        if self.path is None:
+    def write(self, result: Any, *, event: str = "enoch game", round_: str = "-") -> None:
+        if self._file is None:
             return
-        text = pgn_text(game, **tags)
-        with self._lock, open(self.path, "a", encoding="utf-8") as f:
-            f.write(text)
+        text = self.game.record_text(result, event=event, round_=round_)
+        with self._lock:
+            self._file.write(text)
+            self._file.flush()
 
-
-def read_pgn_games(text: str) -> list[Any]:
-    """Every game of a PGN text (for tests and tools)."""
-    import chess.pgn
-
-    out: list[Any] = []
-    stream = io.StringIO(text)
-    while True:
-        game = chess.pgn.read_game(stream)
-        if game is None:
-            return out
-        out.append(game)
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

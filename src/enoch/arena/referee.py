@@ -1,56 +1,43 @@
-"""The referee: the "system" of ``spec/agent-protocol.md``.
+"""The referee: one loop for every game, every kind of agent, every way a game can end.
 
-It sends each side the state, checks every answer, applies it, and ends the game by the FIDE
-rules and the decisions of DESIGN.md ("The agent protocol: decisions the spec leaves open"):
+It sends the seat to move its state, decodes and judges every answer, applies it, and ends the
+game by the game's rules or by a forfeit. What belongs to a game's rules (which answers are
+legal, what a draw offer does, when a claim is right) is the game's (:mod:`enoch.game.api`);
+what belongs to refereeing is here, the same for chess and Enochian:
 
-- automatic endings after each move, in python-chess's order: checkmate, dead position,
-  stalemate, 75-move rule, fivefold repetition (so checkmate on the 75th move wins);
-- draw claims checked against the position before the claimant moves (threefold: the current
-  position has occurred three times; fifty moves: ``halfmove_clock >= 100``); a wrong claim is
-  refused with ``last_error`` and the side answers again; a second wrong claim (or a repeated
-  draw offer) in one turn forfeits;
-- a draw offer stands beside a move: the offerer is asked again (``draw_offer`` = its own
-  colour), the opponent sees ``draw_offer`` = offerer's colour and accepts with ``offer_draw``;
-  any other answer declines and the offer lapses;
-- forfeits (illegal move, invalid answer, crash, timeout, oversize answer) lose, except that a
-  timeout against a side that cannot mate by any legal sequence is a draw (FIDE 6.9).
+- time: ``movetime`` per answer (plus ``grace`` for process start and transport), or game
+  clocks (``tc``) per seat, or else ``timeout`` per answer, so that a hung agent cannot hang
+  a match; a person at the terminal is not timed;
+- answers: text is decoded strictly (:mod:`enoch.arena.decode`); an answer the game refuses
+  as ``invalid_answer`` or ``illegal_move`` is forgiven ``retries`` times per turn (the
+  reason goes back in ``last_error``), then forfeits; a ``rule`` refusal (a wrong draw claim)
+  is always answered again, and the game's ``rule_refusals``-th in one turn forfeits;
+- forfeits: ``crash`` (the process died, an HTTP error, an in-process agent raised),
+  ``timeout``, ``invalid_answer`` (not JSON, not the schema, out of step, or larger than the
+  answer limit: the reason says which) and ``illegal_move``; the seat's team loses (the game
+  may soften that: FIDE 6.9);
+- records: a results line (:class:`GameResult`), and an event log whose every line follows
+  ``docs/schema/events.schema.json``.
 
-Players are the integers 0 (white) and 1 (black). The loop keeps the per-ply cost near the
-rules' own: one legal-move generation per ply serves the ending test, the in-process fast path
-and move validation; the state JSON is built only for players or logs that need it.
+The loop keeps the per-ply cost near the rules' own: the state JSON is built only for players
+or logs that read it, and in-process agents may answer with the game's native actions.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from enoch.arena.clock import Clock, TimeControl
+from enoch.arena.decode import decode_answer
 from enoch.arena.players import Player, Turn, make_player
 from enoch.arena.transport import Limits, TransportError
-from enoch.errors import IllegalMoveError, InputError, ProtocolError
-from enoch.protocol import answer_move, parse_answer
-from enoch.rules import STARTING_FEN, Move, Position, move_uci
+from enoch.game.api import Game, Refusal, Start, State
 
-COLOURS = ("white", "black")
-TERMINATIONS = (
-    "checkmate",
-    "stalemate",
-    "insufficient_material",
-    "fivefold_repetition",
-    "seventyfive_moves",
-    "threefold_repetition",
-    "fifty_moves",
-    "agreement",
-    "resignation",
-    "illegal_move",
-    "invalid_answer",
-    "crash",
-    "timeout",
-)
+DEFAULT_TIMEOUT = 60.0
 # Forfeits a transport reports, by the termination they cause.
 _TRANSPORT_TERMINATION = {
     "crash": "crash",
@@ -58,22 +45,20 @@ _TRANSPORT_TERMINATION = {
     "oversize": "invalid_answer",
     "invalid_answer": "invalid_answer",
 }
-DEFAULT_TIMEOUT = 60.0
 
 Log = Callable[[dict[str, Any]], None]
 
 
 @dataclass
 class GameConfig:
-    """How a game is run. Without ``movetime`` or ``tc`` each answer still has ``timeout``
-    seconds: an external agent that hangs must not hang the match."""
+    """How a game is refereed (the same for every game)."""
 
     movetime: float | None = None  # per-answer limit, sent as ``move_time_limit``
     tc: TimeControl | None = None  # game clocks, sent as ``clock``
     timeout: float = DEFAULT_TIMEOUT
     grace: float = 0.1  # allowance over ``movetime`` for transport latency and process start
-    lenient: bool = False  # accept what parse_answer(lenient=True) accepts
-    retries: int = 0  # invalid or illegal answers forgiven per turn (spec: none)
+    lenient: bool = False  # decode and judge answers leniently
+    retries: int = 0  # invalid or illegal answers forgiven per turn (the protocol: none)
     limits: Limits = field(default_factory=Limits)
 
 
@@ -81,36 +66,76 @@ class GameConfig:
 class GameResult:
     """One finished game, as written to the results JSONL (see :meth:`to_json`)."""
 
-    white: str
-    black: str
-    result: str
+    variant: str
+    seats: list[str]  # the agent of each seat
+    result: str  # in the game's words: "1-0", "actives win", ...
     termination: str
     reason: str
-    winner: int | None
+    winner: int | None  # the winning team, None for a draw (or an unfinished game)
+    points: list[float]  # per seat: 1 win, 0.5 draw, 0 loss
     moves: list[str]
-    start_fen: str
-    opening: str | None = None
-    book_plies: int = 0
-    times: list[float] = field(default_factory=list)  # seconds per agent move
-    clocks: list[float] | None = None  # remaining time after each agent move, if clocked
+    times: list[float] = field(default_factory=list)  # seconds per move, in move order
+    clocks: list[float] | None = None  # the mover's remaining time after each move
     time_control: str | None = None
+    extras: dict[str, Any] = field(default_factory=dict)  # the game's own fields
+    seat_names: tuple[str, ...] = ()  # the game's names of the seats (white, black)
+    record: str | None = None  # the game's text record, when the game makes it from the state
+    seconds: float = 0.0
 
     @property
     def plies(self) -> int:
         return len(self.moves)
 
+    # the two-seat names people and python-chess use
+    @property
+    def white(self) -> str:
+        return self.seats[0]
+
+    @white.setter
+    def white(self, value: str) -> None:
+        self.seats[0] = value
+
+    @property
+    def black(self) -> str:
+        return self.seats[1]
+
+    @black.setter
+    def black(self, value: str) -> None:
+        self.seats[1] = value
+
+    @property
+    def start_fen(self) -> str:
+        return str(self.extras.get("start_fen", ""))
+
+    @property
+    def opening(self) -> str | None:
+        return self.extras.get("opening")
+
+    @property
+    def book_plies(self) -> int:
+        return int(self.extras.get("book_plies", 0))
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "white": self.white,
-            "black": self.black,
-            "result": self.result,
-            "termination": self.termination,
-            "reason": self.reason,
-            "plies": self.plies,
-            "moves": self.moves,
-            "start_fen": self.start_fen,
-            "opening": self.opening,
-        }
+        """The results line: the same fields for every game, then the game's own."""
+        out: dict[str, Any] = {"variant": self.variant}
+        for seat, label in enumerate(self.seat_names[: len(self.seats)]):
+            out[label] = self.seats[seat]
+        out.update(
+            {
+                "seats": list(self.seats),
+                "result": self.result,
+                "termination": self.termination,
+                "reason": self.reason,
+                "winner": self.winner,
+                "points": self.points,
+                "plies": self.plies,
+                "moves": self.moves,
+                "seconds": round(self.seconds, 3),
+            }
+        )
+        for key, value in self.extras.items():
+            out.setdefault(key, value)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """Everything (for passing between processes)."""
@@ -118,190 +143,139 @@ class GameResult:
 
 
 class _Ended(Exception):
-    def __init__(self, termination: str, winner: int | None, reason: str) -> None:
+    """A forfeit: ``seat`` loses with ``termination``."""
+
+    def __init__(self, seat: int, termination: str, reason: str) -> None:
+        self.seat = seat
         self.termination = termination
-        self.winner = winner
         self.reason = reason
 
 
-def automatic_ending(pos: Position, n_legal: int) -> tuple[str, int | None, str] | None:
-    """The ending FIDE imposes without a claim, in python-chess's order, or None."""
-    if not n_legal and pos.is_check():
-        winner = pos.turn ^ 1
-        return "checkmate", winner, f"{COLOURS[winner]} mates"
-    if pos.is_insufficient_material():
-        return "insufficient_material", None, "dead position: neither side can mate"
-    if not n_legal:
-        return "stalemate", None, f"{COLOURS[pos.turn]} is stalemated"
-    if pos.halfmove >= 150:
-        return "seventyfive_moves", None, "75 moves by each side without a pawn move or capture"
-    if pos.halfmove >= 8 and pos.repetition_count() >= 5:
-        return "fivefold_repetition", None, "the same position occurred five times"
-    return None
-
-
-def _result_text(winner: int | None) -> str:
-    return "1/2-1/2" if winner is None else ("1-0" if winner == 0 else "0-1")
-
-
 class Referee:
-    """One game between two players. Use :func:`play_game` unless you need the pieces."""
+    """One game between players. Use :func:`play_game` unless you need the pieces."""
 
     def __init__(
         self,
-        white: Player,
-        black: Player,
+        state: State,
+        players: Sequence[Player],
         *,
-        start_fen: str = STARTING_FEN,
-        book_moves: Sequence[str] = (),
-        opening: str | None = None,
         config: GameConfig | None = None,
         log: Log | None = None,
         on_move: Callable[[Referee, dict[str, Any]], None] | None = None,
     ) -> None:
-        self.players = (white, black)
+        if len(players) != state.seats:
+            raise ValueError(f"{state.game.name} needs {state.seats} players, not {len(players)}")
+        self.state = state
+        self.game: Game = state.game
+        self.players = list(players)
         self.config = config or GameConfig()
         self.log = log
         self.on_move = on_move
-        self.start_fen = start_fen
-        self.opening = opening
-        self.pos = Position.from_fen(start_fen)
-        self.moves: list[Move] = []
-        self.need_history = log is not None or white.needs_state or black.needs_state
-        self.history: list[str] = []
-        for text in book_moves:
-            try:
-                move = self.pos.parse_uci(text)
-            except IllegalMoveError as exc:
-                raise InputError(f"opening {opening or ''}: {exc}") from None
-            self._make(move)
-        self.book_plies = len(self.moves)
         self.times: list[float] = []
-        self.clock = Clock(self.config.tc) if self.config.tc else None
+        self.clock = Clock(self.config.tc, state.seats) if self.config.tc else None
         self.clocks: list[float] | None = [] if self.clock else None
-        self.offer_from: int | None = None  # the player whose draw offer stands
         self.last: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ helpers
-    def _make(self, move: Move) -> None:
-        if self.need_history:
-            self.history.append(self.pos.position_fen())
-        self.moves.append(move)
-        self.pos.make(move)
-
-    def _history(self) -> list[str]:
-        if self.need_history:
-            return self.history
-        # Rebuilt on demand for a player that asked for a state unexpectedly.
-        pos = Position.from_fen(self.start_fen)
-        out = []
-        for m in self.moves:
-            out.append(pos.position_fen())
-            pos.make(m)
-        return out
-
     def _emit(self, event: str, **data: Any) -> None:
         if self.log is not None:
-            self.log({"event": event, "ply": len(self.moves), **data})
+            self.log({"event": event, "ply": self.state.ply, **data})
 
-    def _forfeit(self, side: int, termination: str, reason: str) -> _Ended:
-        who = COLOURS[side]
-        if termination == "timeout" and self.pos.has_insufficient_material(side ^ 1):
-            return _Ended(
-                "timeout",
-                None,
-                f"{who} ran out of time, but {COLOURS[side ^ 1]} cannot mate by any legal "
-                "sequence of moves (FIDE 6.9): draw",
-            )
-        return _Ended(termination, side ^ 1, f"{who} forfeits: {reason}")
+    def _names(self) -> list[str]:
+        return [p.name for p in self.players]
 
-    # ------------------------------------------------------------------ the game
-    def play(self) -> GameResult:
-        for player in self.players:
-            player.start()
-        self._emit(
-            "start",
-            white=self.players[0].name,
-            black=self.players[1].name,
-            start_fen=self.start_fen,
-            book=[move_uci(m) for m in self.moves],
-            opening=self.opening,
-        )
-        try:
-            while True:
-                legal = self.pos.legal_moves()
-                ending = automatic_ending(self.pos, len(legal))
-                if ending is not None:
-                    raise _Ended(*ending)
-                self._turn(legal)
-        except _Ended as end:
-            termination, winner, reason = end.termination, end.winner, end.reason
-        result = GameResult(
-            white=self.players[0].name,
-            black=self.players[1].name,
-            result=_result_text(winner),
-            termination=termination,
-            reason=reason,
-            winner=winner,
-            moves=[move_uci(m) for m in self.moves],
-            start_fen=self.start_fen,
-            opening=self.opening,
-            book_plies=self.book_plies,
-            times=self.times,
-            clocks=self.clocks,
-            time_control=str(self.config.tc) if self.config.tc else None,
-        )
-        self._emit(
-            "end", result=result.result, termination=termination, reason=reason, winner=winner
-        )
-        return result
-
-    def _limit(self, side: int) -> float:
+    def _limit(self, seat: int) -> float:
         """The seconds this turn may take by the rules (a turn may hold several answers)."""
         cfg = self.config
         if self.clock is not None:
-            return self.clock.remaining[side]
+            return self.clock.remaining[seat]
         if cfg.movetime is not None:
             return cfg.movetime + cfg.grace
         return cfg.timeout
 
-    def _turn(self, legal: list[Move]) -> None:
-        pos = self.pos
-        side = pos.turn
-        player = self.players[side]
+    # ------------------------------------------------------------------ the game
+    def play(self) -> GameResult:
+        state = self.state
+        start = time.perf_counter()
+        for player in self.players:
+            player.start()
+        self._emit(
+            "start",
+            variant=self.game.name,
+            seats=self._names(),
+            book=state.moves(),
+            **state.summary(),
+        )
+        try:
+            while not state.is_terminal():
+                self._turn()
+        except _Ended as end:
+            state.forfeit(end.seat, end.termination, end.reason)
+        outcome = state.outcome()
+        assert outcome is not None
+        names = self._names()
+        result = GameResult(
+            variant=self.game.name,
+            seats=names,
+            result=state.result_text(),
+            termination=outcome.termination,
+            reason=outcome.reason,
+            winner=None if outcome.unfinished else outcome.winner,
+            points=state.returns(),
+            moves=state.moves(),
+            times=self.times,
+            clocks=self.clocks,
+            time_control=str(self.config.tc) if self.config.tc else None,
+            extras=state.summary(),
+            seat_names=tuple(self.game.seat_names),
+            seconds=time.perf_counter() - start,
+        )
+        result.record = state.record(names, result)
+        self._emit(
+            "end",
+            result=result.result,
+            termination=result.termination,
+            reason=result.reason,
+            winner=result.winner,
+            points=result.points,
+        )
+        return result
+
+    def _turn(self) -> None:
+        state = self.state
+        seat = state.current_seat()
+        player = self.players[seat]
         cfg = self.config
-        offered_now = False
-        rejected = 0  # wrong claims and repeated offers this turn
+        timed = player.timed
+        rule_refusals = 0  # refusals the game's rules foresee (wrong claims) this turn
         failures = 0  # invalid or illegal answers this turn (for --retries)
         last_error: str | None = None
         spent = 0.0
+        start_ply = state.ply
         while True:
             fields: dict[str, Any] = {}
-            if offered_now:
-                fields["draw_offer"] = COLOURS[side]
-            elif self.offer_from is not None:
-                fields["draw_offer"] = COLOURS[self.offer_from]
             if last_error is not None:
                 fields["last_error"] = last_error
-            if self.clock is not None:
-                fields["clock"] = self.clock.state_field(side)
-            if cfg.movetime is not None:
+            clock = self.clock
+            if clock is not None:
+                fields["clock"] = state.clock_field(
+                    clock.remaining, clock.tc.increment, clock.moves_to_go(seat)
+                )
+            if cfg.movetime is not None and timed:
                 fields["move_time_limit"] = cfg.movetime
-            allowed = self._limit(side)
-            deadline = max(allowed - spent, 0.0) + 0.001
+            allowed = self._limit(seat)
             turn = Turn(
-                position=pos,
-                legal=legal,
-                history=self._history,
+                state=state,
+                seat=seat,
                 fields=fields,
-                timeout=deadline,
-                start_fen=self.start_fen,
-                moves=self.moves,
-                clock=self.clock.uci(side) if self.clock is not None else None,
+                timeout=max(allowed - spent, 0.0) + 0.001 if timed else None,
+                remaining=clock.remaining if clock is not None else None,
+                increment=clock.tc.increment if clock is not None else 0.0,
+                moves_to_go=clock.moves_to_go(seat) if clock is not None else 0,
                 movetime=cfg.movetime,
             )
             if self.log is not None:
-                self._emit("state", player=side, state=turn.state())
+                self._emit("state", player=seat, state=turn.view())
             t0 = time.perf_counter()
             try:
                 raw = player.ask(turn)
@@ -309,7 +283,7 @@ class Referee:
                 spent += time.perf_counter() - t0
                 self._emit(
                     "answer",
-                    player=side,
+                    player=seat,
                     error=str(exc),
                     kind=exc.kind,
                     elapsed=round(spent, 6),
@@ -319,159 +293,119 @@ class Referee:
                 if termination == "invalid_answer" and failures < cfg.retries:
                     failures += 1
                     last_error = str(exc)
+                    self._emit("decision", player=seat, decision="retry", reason=str(exc))
                     continue
-                raise self._forfeit(side, termination, str(exc)) from None
+                raise _Ended(seat, termination, str(exc)) from None
             except Exception as exc:  # an in-process agent raised: that is its crash
                 spent += time.perf_counter() - t0
-                self._emit("answer", player=side, error=repr(exc), kind="crash")
-                raise self._forfeit(
-                    side, "crash", f"agent raised {type(exc).__name__}: {exc}"
-                ) from None
+                self._emit("answer", player=seat, error=repr(exc)[:500], kind="crash")
+                raise _Ended(seat, "crash", f"agent raised {type(exc).__name__}: {exc}") from None
             elapsed = time.perf_counter() - t0
             spent += elapsed
             if self.log is not None:
-                shown = move_uci(raw) if isinstance(raw, int) else raw
                 self._emit(
                     "answer",
-                    player=side,
-                    raw=shown,
+                    player=seat,
+                    raw=raw if not isinstance(raw, int) else state.action_text(raw),
                     elapsed=round(elapsed, 6),
                     stderr=player.stderr(),
                 )
-            if spent > allowed:
-                raise self._forfeit(
-                    side, "timeout", f"answered after {spent:.3f} s (limit {allowed:.3f} s)"
+            if timed and spent > allowed:
+                raise _Ended(
+                    seat, "timeout", f"answered after {spent:.3f} s (limit {allowed:.3f} s)"
                 )
-            # ---- judge the answer
-            try:
-                if isinstance(raw, int):
-                    if raw not in legal:
-                        raise IllegalMoveError(
-                            f"illegal move {move_uci(raw)}: not legal in this position"
-                        )
-                    move: Move | None = raw
-                    kind = "move"
-                    ans = None
-                else:
-                    ans = parse_answer(raw, lenient=cfg.lenient)
-                    kind = ans.kind
-                    move = answer_move(pos, ans) if kind == "move" else None
-            except ProtocolError as exc:
+            # ---- decode and judge
+            answer = (
+                decode_answer(raw, lenient=cfg.lenient) if isinstance(raw, str | bytes) else raw
+            )
+            verdict = (
+                answer if isinstance(answer, Refusal) else state.judge(answer, lenient=cfg.lenient)
+            )
+            if isinstance(verdict, Refusal):
+                if verdict.kind == "rule":
+                    rule_refusals += 1
+                    self._emit(
+                        "decision", player=seat, decision=verdict.decision, reason=verdict.reason
+                    )
+                    if rule_refusals >= self.game.rule_refusals:
+                        raise _Ended(seat, "invalid_answer", verdict.forfeit or verdict.reason)
+                    last_error = verdict.reason
+                    continue
                 if failures < cfg.retries:
                     failures += 1
-                    last_error = str(exc)
-                    self._emit("decision", player=side, decision="retry", reason=str(exc))
+                    last_error = verdict.reason
+                    self._emit("decision", player=seat, decision="retry", reason=verdict.reason)
                     continue
-                raise self._forfeit(side, "invalid_answer", str(exc)) from None
-            except IllegalMoveError as exc:
-                if failures < cfg.retries:
-                    failures += 1
-                    last_error = str(exc)
-                    self._emit("decision", player=side, decision="retry", reason=str(exc))
-                    continue
-                raise self._forfeit(side, "illegal_move", str(exc)) from None
-
-            if kind == "move":
-                assert move is not None
-                if self.offer_from is not None and self.offer_from != side:
-                    self._emit("decision", player=side, decision="offer_declined")
-                self.offer_from = side if offered_now else None
-                if self.clock is not None:
-                    if not self.clock.spend(side, spent):
-                        raise self._forfeit(side, "timeout", "flag fell")
-                    self.clocks.append(self.clock.remaining[side])  # type: ignore[union-attr]
-                self.times.append(spent)
-                if self.log is not None:
-                    self._emit("decision", player=side, decision="move", move=move_uci(move))
-                self._make(move)
-                if self.on_move is not None:
-                    self.on_move(self, {"player": side, "raw": raw, "elapsed": spent})
+                raise _Ended(seat, verdict.kind, verdict.reason)
+            # ---- apply
+            if self.log is not None:
+                for note in state.notes(verdict):
+                    self._emit("decision", player=seat, decision=note)
+                self._emit(
+                    "decision",
+                    player=seat,
+                    decision=state.action_kind(verdict),
+                    action=state.action_text(verdict),
+                )
+            state.apply(verdict)
+            moved = state.ply > start_ply
+            if moved or state.is_terminal() or state.current_seat() != seat:
+                if self.clock is not None and timed:
+                    # ``spent <= allowed`` was checked above: the flag cannot fall here
+                    self.clock.spend(seat, spent, move=moved)
+                    if moved:
+                        self.clocks.append(self.clock.remaining[seat])  # type: ignore[union-attr]
+                if moved:
+                    self.times.append(spent)
+                    if self.on_move is not None:
+                        self.on_move(self, {"player": seat, "raw": raw, "elapsed": spent})
                 return
-            if kind == "resign":
-                raise _Ended("resignation", side ^ 1, f"{COLOURS[side]} resigns")
-            if kind == "offer_draw":
-                if self.offer_from == side ^ 1:
-                    raise _Ended(
-                        "agreement",
-                        None,
-                        f"{COLOURS[side]} accepts {COLOURS[side ^ 1]}'s draw offer",
-                    )
-                if offered_now:
-                    rejected += 1
-                    reason = "a draw offer was already made this turn; answer with a move"
-                    if rejected >= 2:
-                        raise self._forfeit(side, "invalid_answer", reason)
-                    last_error = reason
-                    self._emit("decision", player=side, decision="offer_repeated")
-                    continue
-                offered_now = True
-                last_error = None
-                self._emit("decision", player=side, decision="draw_offered")
-                continue
-            # claim_draw
-            assert ans is not None
-            if ans.reason == "threefold_repetition":
-                count = pos.repetition_count()
-                if count >= 3:
-                    raise _Ended(
-                        "threefold_repetition",
-                        None,
-                        f"{COLOURS[side]} claims threefold repetition "
-                        f"(the position occurred {count} times)",
-                    )
-                why = (
-                    "threefold repetition claim refused: the current position has occurred "
-                    f"{count} time{'s' if count != 1 else ''}, not 3"
-                )
-            else:
-                if pos.halfmove >= 100:
-                    raise _Ended(
-                        "fifty_moves",
-                        None,
-                        f"{COLOURS[side]} claims the fifty-move rule "
-                        f"(halfmove clock {pos.halfmove})",
-                    )
-                why = (
-                    f"fifty-move claim refused: the halfmove clock is {pos.halfmove}, "
-                    "a claim needs at least 100"
-                )
-            rejected += 1
-            self._emit("decision", player=side, decision="claim_refused", reason=why)
-            if rejected >= 2:
-                raise self._forfeit(side, "invalid_answer", "a second incorrect claim: " + why)
-            last_error = why
+            # an in-turn action (a draw offer): the same seat answers again
+            last_error = None
 
 
 def play_game(
-    white: Any,
-    black: Any,
-    *,
-    start_fen: str = STARTING_FEN,
+    *agents: Any,
+    variant: str | Game = "chess",
+    options: Mapping[str, Any] | None = None,
+    start_fen: str | None = None,
     book_moves: Sequence[str] = (),
-    opening: str | None = None,
+    start: Start | None = None,
+    state: State | None = None,
+    max_plies: int | None = None,
     config: GameConfig | None = None,
     log: Log | None = None,
     on_move: Callable[[Referee, dict[str, Any]], None] | None = None,
     close: bool = True,
 ) -> GameResult:
-    """Play one game. ``white``/``black`` are agent names, agent objects, callables or
-    :class:`~enoch.arena.players.Player` objects; players built here are closed at the end
-    (every process group killed) even if the game raises."""
+    """Play one game of ``variant`` between ``agents``, one per seat (names, agent objects,
+    callables or :class:`~enoch.arena.players.Player` objects), with the game's ``options``.
+    ``start_fen`` and ``book_moves`` are the options ``fen`` and ``moves`` of games that have
+    them (chess); any game may start from ``start`` (an opening, an array) or a ready
+    ``state``. Players built here are closed at the end (every process group killed)
+    even if the game raises."""
+    from enoch.errors import InputError
+    from enoch.game.registry import find_game
+
+    game = find_game(variant) if isinstance(variant, str) else variant
     cfg = config or GameConfig()
+    if state is None:
+        values = dict(options or {})
+        if start_fen is not None:
+            values["fen"] = start_fen
+        if book_moves:
+            values["moves"] = " ".join(book_moves)
+        state = game.new_state(game.setup(values, max_plies=max_plies), start)
+    if len(agents) != state.seats:
+        raise InputError(
+            f"{game.name} with these options has {state.seats} seats: give {state.seats} "
+            f"agents, not {len(agents)}"
+        )
     players: list[Player] = []
     try:
-        for agent in (white, black):
-            players.append(make_player(agent, limits=cfg.limits))
-        referee = Referee(
-            players[0],
-            players[1],
-            start_fen=start_fen,
-            book_moves=book_moves,
-            opening=opening,
-            config=cfg,
-            log=log,
-            on_move=on_move,
-        )
+        for agent in agents:
+            players.append(make_player(agent, game, limits=cfg.limits))
+        referee = Referee(state, players, config=cfg, log=log, on_move=on_move)
         return referee.play()
     finally:
         if close:
@@ -479,3 +413,6 @@ def play_game(
                 # closing one agent must not stop closing the other
                 with contextlib.suppress(Exception):
                     p.close()
+
+
+__all__ = ["DEFAULT_TIMEOUT", "GameConfig", "GameResult", "Referee", "play_game"]

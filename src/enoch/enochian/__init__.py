@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING
 from enoch._lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from enoch.enochian.referee import GameResult, play_game, play_match
+    from enoch.arena.referee import GameResult
+    from enoch.enochian.referee import play_game, play_match
     from enoch.enochian.spec import ArraySpec, RuleOptions, available_arrays, find_array
     from enoch.enochian.state import Outcome, State, new_game
 
 # Imported on first use (see enoch._lazy): the part's cli must not pay for the whole part.
 _LAZY = {
     "ArraySpec": "enoch.enochian.spec",
-    "GameResult": "enoch.enochian.referee",
+    "GameResult": "enoch.arena.referee",
     "Outcome": "enoch.enochian.state",
     "RuleOptions": "enoch.enochian.spec",
     "State": "enoch.enochian.state",

@@ -33,7 +33,8 @@ def register(sub: Any) -> None:
 
     pl = s.add_parser(
         "play",
-        help="play against engines (4 or 2 players), or watch agents",
+        help="play against engines (4 or 2 players), or watch agents "
+        "(= enoch play --variant enochian)",
         description="Play one army against three agents (--players 4), or one "
         "team's two armies against an agent (--players 2); without "
         "--army, watch the agents play.",
@@ -72,7 +73,7 @@ def register(sub: Any) -> None:
 
     m = s.add_parser(
         "match",
-        help="2 or 4 agents of any transport over several games",
+        help="2 or 4 agents of any transport over several games (= enoch match --variant enochian)",
         description="A match: 2 agents (one team each) or 4 (one army each); "
         "seats rotate every game, arrays after a full turn of seats.",
     )
@@ -83,7 +84,7 @@ def register(sub: Any) -> None:
         help="2 or 4 agents: random, greedy, search?movetime=S, builtin:NAME, "
         "exec:CMD, jsonl:CMD, http(s)://URL",
     )
-    m.add_argument("--games", type=int, default=2)
+    m.add_argument("--games", type=int, default=10)
     m.add_argument(
         "--arrays",
         default="earth_of_fire",
@@ -96,8 +97,9 @@ def register(sub: Any) -> None:
         "--timeout", type=float, default=60.0, help="seconds per answer when there is no --movetime"
     )
     m.add_argument("--record", help="write the game records (text) here")
-    m.add_argument("--log", help="write the JSONL event log here")
+    m.add_argument("--log-dir", help="one JSONL event log per game in this folder")
     m.add_argument("--results", help="write one results line (JSON) per game here")
+    m.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     m.add_argument("--quiet", action="store_true", help="no line per game on stderr")
     m.set_defaults(func=_match)
 
@@ -119,7 +121,7 @@ def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--querent", help="divination: the querent's army (default: --army or air)")
     p.add_argument("--ptah", default="d5", help="divination: the Ptah square")
     p.add_argument("--seed", type=int, default=0, help="divination die seed")
-    p.add_argument("--max-plies", type=int, default=600)
+    p.add_argument("--max-plies", type=int, default=400)
     p.add_argument("--record", help="write the text game record here")
     p.add_argument("--log", help="write the JSONL event log here")
 
@@ -164,127 +166,70 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
-    from enoch.errors import InputError
-
-    out = {}
-    for p in pairs:
-        k, eq, v = p.partition("=")
-        if not eq:
-            raise InputError(f"--option {p!r}: expected NAME=VALUE")
-        out[k] = v
-    return out
-
-
-class HumanAgent:
-    """A person at the terminal: the board, then a move typed in the game's notation.
-
-    ``untimed``: the referee's per-answer limit is for the agents, not for the person."""
-
-    name = "human"
-    untimed = True
-
-    def __init__(self, console: Any) -> None:
-        self.console = console
-
-    def answer(self, state: dict[str, Any]) -> dict[str, Any]:
-        from enoch.enochian.protocol import move_to_json, state_from_json
-        from enoch.enochian.render import board_text, status_line
-        from enoch.errors import IllegalMoveError
-
-        st = state_from_json(state)
-        self.console.print(board_text(st))
-        self.console.print(status_line(st))
-        if st.pending is not None:
-            while True:
-                ans = input("exchange of prisoners offered: accept? [y/n] ").strip().lower()
-                if ans in ("y", "n"):
-                    return {"action": "accept_exchange" if ans == "y" else "refuse_exchange"}
-        moves = st.legal_moves()
-        self.console.print("legal: " + " ".join(st.move_str(m) for m in moves))
-        while True:
-            try:
-                text = input(
-                    f"{state['to_move']} to move (e.g. {st.move_str(moves[0])}, offer, resign): "
-                )
-            except EOFError:
-                return {"action": "resign"}
-            text = text.strip()
-            if text in ("offer", "resign", "withdraw"):
-                return {"action": {"offer": "offer_exchange"}.get(text, text)}
-            try:
-                return move_to_json(st, st.parse_move(text))
-            except IllegalMoveError as exc:
-                self.console.print(f"[red]{exc}[/red]")
-
-    def close(self) -> None:
-        """Nothing to release."""
+def _generic(args: argparse.Namespace, agents: list[str], **extra: Any) -> argparse.Namespace:
+    """The arena's flags for ``enoch play|match --variant enochian`` from this command's."""
+    option = [f"array={args.array}" if hasattr(args, "array") else f"array={args.arrays}"]
+    option += [f"direction={args.direction}", f"players={extra.pop('players')}"]
+    if getattr(args, "divination", False):
+        option += ["divination=true", f"ptah={args.ptah}", f"seed={args.seed}"]
+        querent = args.querent or getattr(args, "army", None) or "air"
+        option.append(f"querent={querent}")
+    option += list(getattr(args, "option", []))
+    base: dict[str, Any] = {
+        "agents": agents,
+        "variant": "enochian",
+        "option": option,
+        "max_plies": args.max_plies,
+        "movetime": args.movetime,
+        "tc": None,
+        "timeout": args.timeout,
+        "grace": 0.1,
+        "lenient": False,
+        "retries": 0,
+        "memory_mb": 2048,
+        "max_answer_bytes": 64 * 1024,
+        "fen": None,
+        "openings": None,
+        "moves": None,
+        "record": getattr(args, "record", None),
+        "results": getattr(args, "results", None),
+        "log_dir": None,
+        "quiet": args.quiet,
+    }
+    base.update(extra)
+    return argparse.Namespace(**base)
 
 
-def _open(path: str | None) -> Any:
-    from enoch.errors import InputError
+def _agent_name(spec: str) -> str:
+    """``search?movetime=0.5`` (this command's short names) as ``builtin:search?...``."""
+    from enoch.arena.players import TRANSPORTS
 
-    if not path:
-        return None
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
-def _check_times(args: argparse.Namespace) -> None:
-    from enoch.errors import InputError
-
-    if args.movetime is not None and not args.movetime > 0:
-        raise InputError(f"--movetime must be > 0, not {args.movetime}")
-    if not args.timeout > 0:
-        raise InputError(f"--timeout must be > 0, not {args.timeout}")
-    if args.max_plies < 1:
-        raise InputError(f"--max-plies must be >= 1, not {args.max_plies}")
+    spec = spec.strip()
+    if spec.startswith((*TRANSPORTS, "builtin:", "uci:")) or spec == "human":
+        return spec
+    return "builtin:" + spec
 
 
 def _specs(text: str, option: str) -> list[str]:
-    from enoch.enochian.referee import check_agent_spec
     from enoch.errors import InputError
 
     specs = [x.strip() for x in text.split(",")]
     if any(not x for x in specs):
         raise InputError(f"{option}: empty agent name in {text!r}")
-    for spec in specs:
-        check_agent_spec(spec)
-    return specs
+    return [_agent_name(x) for x in specs]
 
 
 def _play(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    from enoch.enochian.geometry import ARMY_INDEX, ARMY_NAMES, SQUARE_INDEX
-    from enoch.enochian.referee import play_game
-    from enoch.enochian.render import board_text, last_action, status_line
-    from enoch.enochian.state import Divination, new_game
+    """``enoch play --variant enochian`` with this command's --army/--agents seating."""
+    from enoch.arena.cli import _play as arena_play
+    from enoch.enochian.geometry import ARMY_INDEX
+    from enoch.enochian.state import new_game
     from enoch.errors import InputError
 
-    console = Console()
-    _check_times(args)
     if args.army is not None and args.army not in ARMY_INDEX:
         raise InputError(f"--army: unknown army {args.army!r} (air, water, fire, earth)")
-    div = None
-    if args.divination:
-        q = args.querent or args.army or "air"
-        if q not in ARMY_INDEX:
-            raise InputError(f"--querent: unknown army {q!r}")
-        if args.ptah not in SQUARE_INDEX:
-            raise InputError(f"--ptah: not a square: {args.ptah!r}")
-        div = Divination(ARMY_INDEX[q], SQUARE_INDEX[args.ptah], args.seed)
     players = args.players
-    st = new_game(
-        args.array,
-        args.direction,
-        _options(args.option),
-        players=players,
-        divination=div,
-        max_plies=args.max_plies,
-    )
+    st = new_game(args.array, args.direction, players=players)
     human_seat = -1 if args.army is None else st.config.controllers[ARMY_INDEX[args.army]]
     engines = players - (human_seat >= 0)
     specs = _specs(args.agents, "--agents")
@@ -293,90 +238,31 @@ def _play(args: argparse.Namespace) -> int:
             f"--agents: give one agent, or {engines} (one per engine seat), not {len(specs)}"
         )
     engine_specs = iter(specs * engines if len(specs) == 1 else specs)
-    agents: list[Any] = [
-        HumanAgent(console) if seat == human_seat else next(engine_specs) for seat in range(players)
-    ]
-
-    def show(s: Any) -> None:
-        if not args.quiet and human_seat < 0:
-            console.print(board_text(s))
-        console.print(f"{last_action(s.log[-1])} | {status_line(s)}" if s.log else status_line(s))
-
-    log = _open(args.log)
-    record = _open(args.record)
-    try:
-        if not args.quiet and human_seat < 0:
-            console.print(board_text(st))
-        res = play_game(
-            agents,
-            state=st,
-            players=players,
-            log=log,
-            on_move=show,
-            movetime=args.movetime,
-            timeout=args.timeout,
-        )
-        if record:
-            record.write(res.record)
-    finally:
-        for f in (log, record):
-            if f:
-                f.close()
-    console.print(board_text(st) if not args.quiet else "")
-    seats = {ARMY_NAMES[a]: res.agents[st.config.controllers[a]] for a in range(4)}
-    print(json.dumps({**res.line(), "seats": seats}))
-    return 0
+    agents = ["human" if seat == human_seat else next(engine_specs) for seat in range(players)]
+    return arena_play(_generic(args, agents, players=players, log=args.log))
 
 
 def _match(args: argparse.Namespace) -> int:
-    from enoch.enochian.referee import check_agent_spec, play_match
-    from enoch.enochian.spec import available_arrays, find_array
+    """``enoch match --variant enochian`` with this command's flags."""
+    from enoch.arena.cli import _match as arena_match
     from enoch.errors import InputError
 
-    _check_times(args)
-    if args.games < 1:
-        raise InputError("--games must be >= 1")
     if len(args.agents) not in (2, 4):
         raise InputError(
             f"give 2 agents (one per team) or 4 (one per army), not {len(args.agents)}"
         )
-    arrays = (
-        [a.id for a in available_arrays()]
-        if args.arrays == "all"
-        else [find_array(x.strip()).id for x in args.arrays.split(",")]
+    agents = [_agent_name(a) for a in args.agents]
+    ns = _generic(
+        args,
+        agents,
+        players=len(agents),
+        games=args.games,
+        first=0,
+        sprt=None,
+        concurrency=1,
+        log_dir=args.log_dir,
     )
-    for spec in args.agents:
-        check_agent_spec(spec)
-    files = {k: _open(getattr(args, k)) for k in ("record", "log", "results")}
-
-    def progress(n: int, res: Any) -> None:
-        if not args.quiet:
-            winner = res.winner or "draw"
-            sys.stderr.write(
-                f"game {n}/{args.games}: {winner} ({res.termination}, {res.plies} plies)\n"
-            )
-
-    try:
-        points = play_match(
-            lambda: list(args.agents),
-            args.games,
-            arrays,
-            players=len(args.agents),
-            max_plies=args.max_plies,
-            log=files["log"],
-            records=files["record"],
-            results=files["results"],
-            direction=args.direction,
-            movetime=args.movetime,
-            timeout=args.timeout,
-            on_game=progress,
-        )
-    finally:
-        for f in files.values():
-            if f:
-                f.close()
-    print(json.dumps({"games": args.games, "points": points}))
-    return 0
+    return arena_match(ns)
 
 
 def _validate(args: argparse.Namespace) -> int:

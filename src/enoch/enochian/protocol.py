@@ -80,6 +80,8 @@ STATE_KEYS = {
     "history",
     "outcome",
     "move_time_limit",
+    "last_error",
+    "clock",
 }
 REQUIRED_STATE_KEYS = STATE_KEYS - {
     "array",
@@ -89,6 +91,8 @@ REQUIRED_STATE_KEYS = STATE_KEYS - {
     "player",
     "exchange_possible",
     "move_time_limit",
+    "last_error",
+    "clock",
 }
 
 

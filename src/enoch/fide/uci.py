@@ -63,10 +63,10 @@ class UciPlayer(Player):
         self.limits = limits
         self.options = options or {}
         self.proc: AgentProcess | None = None
-        self.pgids: list[int] = []
+        self._pgids: list[int] = []
         self._stderr = ""
         self.engine_name = ""
-        self.needs_state = False
+        self._failure = ""  # why the engine was stopped, for every later question
 
     def _line(self, deadline: float | None) -> str:
         proc = self.proc
@@ -91,7 +91,7 @@ class UciPlayer(Player):
     def _start(self) -> AgentProcess:
         if self.proc is None:
             self.proc = AgentProcess(self.cmd, self.limits)
-            self.pgids.append(self.proc.pgid)
+            self._pgids.append(self.proc.pgid)
             deadline = time.monotonic() + HANDSHAKE_TIMEOUT
             try:
                 self.proc.send(b"uci\n")
@@ -108,26 +108,35 @@ class UciPlayer(Player):
         return self.proc
 
     def start(self) -> None:
-        """The handshake happens before the clocks run; a failure is reported by ``ask``."""
-        with contextlib.suppress(TransportError):
+        """The handshake happens before the clocks run; a failure is reported by ``ask``
+        (with its cause: "no uciok in time" must reach the results, not only "stopped")."""
+        try:
             self._start()
+        except TransportError as exc:
+            self._failure = str(exc)
 
     def ask(self, turn: Turn) -> Raw:
+        from enoch.fide.game import ChessState
+
         if self.proc is not None and self.proc.closed:
-            raise AgentCrash("engine was stopped after an earlier failure")
-        proc = self._start()
-        start = turn.start_fen
+            raise AgentCrash(self._failure or "engine was stopped after an earlier failure")
+        try:
+            proc = self._start()
+        except TransportError as exc:
+            self._failure = str(exc)
+            raise
+        state = turn.state
+        assert isinstance(state, ChessState)
+        start = state.start_fen
         pos_cmd = "position startpos" if start == STARTING_FEN else f"position fen {start}"
-        if turn.moves:
-            pos_cmd += " moves " + " ".join(move_uci(m) for m in turn.moves)
-        if turn.clock is not None:
-            c = turn.clock
-            go = (
-                f"go wtime {int(c['wtime'] * 1000)} btime {int(c['btime'] * 1000)} "
-                f"winc {int(c['winc'] * 1000)} binc {int(c['binc'] * 1000)}"
-            )
-            if c.get("movestogo"):
-                go += f" movestogo {int(c['movestogo'])}"
+        if state.move_list:
+            pos_cmd += " moves " + " ".join(move_uci(m) for m in state.move_list)
+        if turn.remaining is not None:
+            w, b = (max(int(t * 1000), 0) for t in turn.remaining[:2])
+            inc = int(turn.increment * 1000)
+            go = f"go wtime {w} btime {b} winc {inc} binc {inc}"
+            if turn.moves_to_go:
+                go += f" movestogo {turn.moves_to_go}"
         elif turn.movetime is not None:
             go = f"go movetime {max(1, int(turn.movetime * 1000))}"
         else:
@@ -148,6 +157,10 @@ class UciPlayer(Player):
 
     def stderr(self) -> str:
         return self._stderr
+
+    @property
+    def pgids(self) -> list[int]:
+        return list(self._pgids)
 
     def close(self) -> None:
         if self.proc is not None:

@@ -1,0 +1,48 @@
+"""The one answer decoder of the arena: an agent's text becomes one JSON value, or a refusal.
+
+Every game's answers arrive the same way (text from a program, a body from an HTTP agent), so
+they are decoded once, here, before the game judges them. Strict by default: exactly one JSON
+value, no duplicate keys (which of two ``"from"`` keys would be the move?), no text after it,
+no ``NaN``. ``lenient`` is for experiments with language models: it takes the one JSON object
+out of a Markdown fence or of surrounding prose, and never guesses one where there are two.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from enoch._json import loads_strict
+from enoch.errors import ProtocolError
+from enoch.game.api import Refusal
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(\{.*?\})\s*```", re.S)
+
+
+def extract_object(text: str) -> str:
+    """The one JSON object of a text that wraps it in a fence or in prose."""
+    fenced = _FENCE.findall(text)
+    if len(fenced) == 1:
+        return str(fenced[0])
+    if len(fenced) > 1:
+        raise ProtocolError("answer has more than one fenced JSON object")
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        raise ProtocolError("answer contains no JSON object")
+    return text[start : end + 1]
+
+
+def decode_answer(raw: str | bytes, *, lenient: bool = False) -> Any:
+    """The JSON value of an answer's text, or a :class:`Refusal` (``invalid_answer``)."""
+    try:
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ProtocolError("answer is not UTF-8 text") from None
+        text = raw.strip()
+        if lenient and not text.startswith("{"):
+            text = extract_object(text)
+        return loads_strict(text, "answer")
+    except ProtocolError as exc:
+        return Refusal("invalid_answer", str(exc))
