@@ -65,7 +65,7 @@ def _agent(args: argparse.Namespace) -> int:
 
 
 def _make(spec: str, variant: str) -> Any:
-    """A built-in agent of the variant; ``chess`` avoids the game registry (cold start)."""
+    """A built-in agent of the variant."""
     from urllib.parse import parse_qsl
 
     from enoch.errors import InputError
@@ -76,9 +76,10 @@ def _make(spec: str, variant: str) -> Any:
     except ValueError:
         raise InputError(f"bad options {query[:40]!r} for builtin:{name}") from None
     if variant == "chess":
-        from enoch.fide.game import ChessGame
+        # the CLI is the top layer; naming chess here spares the game registry (cold start)
+        from enoch.fide.agents import make_builtin
 
-        return ChessGame().make_builtin(name, options)
+        return make_builtin(name, options)
     from enoch.game.registry import find_game
 
     return find_game(variant).make_builtin(name, options)

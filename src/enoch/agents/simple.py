@@ -2,7 +2,8 @@
 
 They are the floor every other agent is measured against, and the referee's fastest test
 partners, so they do as little as the protocol allows: parse the state, claim a draw when a
-claim is valid (the spec asks agents to), otherwise pick a legal move.
+claim is valid (the protocol asks agents to, see docs/protocol.md), otherwise pick a legal
+move.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ PIECE_VALUES = {PAWN: 1, KNIGHT: 3, BISHOP: 3, ROOK: 5, QUEEN: 9}
 
 
 def claim_for(state: GameState | Position) -> dict[str, Any] | None:
-    """The draw claim the side to move can make now, if any (DESIGN.md: threefold counts the
+    """The draw claim the side to move can make now, if any (docs/protocol.md: threefold counts the
     current position with the history; fifty moves needs ``halfmove_clock >= 100``)."""
     pos = state.position if isinstance(state, GameState) else state
     if pos.repetition_count() >= 3:

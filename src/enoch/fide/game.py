@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from enoch.errors import IllegalMoveError, InputError, ProtocolError
+from enoch.fide.agents import BUILTINS
 from enoch.game.api import Game, Outcome, Refusal, Setup, Start, State
 from enoch.game.options import OptionSpec
 from enoch.protocol import answer_move, make_state, parse_answer
@@ -228,10 +229,11 @@ class ChessState(State):
 
     def judge(self, answer: Any, *, lenient: bool = False) -> Any:
         side = self.pos.turn
-        if isinstance(answer, int) and not isinstance(answer, bool):
+        if type(answer) is int:
             # a trusted in-process agent's move (or action): checked like any other
             if answer >= 0:
-                if answer in self.legal_moves():
+                legal = self._legal if self._legal is not None else self.legal_moves()
+                if answer in legal:
                     return answer
                 return Refusal(
                     "illegal_move", f"illegal move {move_uci(answer)}: not legal in this position"
@@ -300,7 +302,9 @@ class ChessState(State):
         self._legal = None
 
     def apply(self, action: Any) -> None:
-        if self.outcome() is not None:
+        if self._ended is not None or (
+            (self._auto if self._auto_ply == len(self.move_list) else self.outcome()) is not None
+        ):
             raise IllegalMoveError("the game is over")
         side = self.pos.turn
         if action >= 0:
@@ -390,13 +394,7 @@ class ChessGame(Game):
         ),
         OptionSpec("moves", "str", None, "book moves (UCI, space separated) played first"),
     )
-    builtins = {
-        "random": "enoch.agents.simple:RandomAgent",
-        "greedy": "enoch.agents.simple:GreedyAgent",
-        "engine": "enoch.engine.agent:EngineAgent",
-        "search": "enoch.engine.agent:EngineAgent",
-        "microchess": "enoch.microchess.agent:MicroChessAgent",
-    }
+    builtins = BUILTINS
     prefixes = ("uci:",)
 
     def seats(self, setup: Setup) -> int:

@@ -249,22 +249,9 @@ class Game(ABC):
 
     def make_builtin(self, name: str, options: Mapping[str, str]) -> Any:
         """A built-in agent object (see :attr:`builtins`)."""
-        import importlib
+        from enoch._builtins import make_from_table
 
-        from enoch.errors import InputError
-
-        target = self.builtins.get(name)
-        if target is None:
-            known = ", ".join(sorted(self.builtins))
-            raise InputError(
-                f"unknown agent builtin:{name} for {self.name} (its built-ins: {known})"
-            )
-        module_name, _, class_name = target.partition(":")
-        cls = getattr(importlib.import_module(module_name), class_name)
-        try:
-            return cls(**options)
-        except TypeError as exc:
-            raise InputError(f"bad options for builtin:{name}: {exc}") from None
+        return make_from_table(name, options, self.builtins, self.name)
 
     def builtin_player(self, label: str, agent: Any) -> Any:
         """A player for an in-process agent of this game (a fast path may skip JSON); None

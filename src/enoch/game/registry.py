@@ -12,8 +12,7 @@ the same way, or a test can :func:`register_game` one directly.
 
 from __future__ import annotations
 
-from importlib import metadata
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from enoch.errors import InputError
 
@@ -31,7 +30,9 @@ def register_game(game: Game) -> Game:
     return game
 
 
-def _entry_points() -> dict[str, metadata.EntryPoint]:
+def _entry_points() -> dict[str, Any]:
+    from importlib import metadata  # 15 ms to import: only when a game is first looked up
+
     return {ep.name: ep for ep in metadata.entry_points(group=GROUP)}
 
 
