@@ -23,6 +23,7 @@ import chess
 
 from enoch.arena import play_game
 from enoch.arena.match import ScheduledGame, run_schedule
+from enoch.game import Start
 from enoch.openings import Opening
 
 
@@ -54,7 +55,8 @@ def referee_games(seconds: float) -> tuple[float, float, dict[str, int]]:
 
 
 def scaling(games: int) -> dict[int, float]:
-    schedule = [ScheduledGame(i + 1, i % 2, 1 - i % 2, Opening("start")) for i in range(games)]
+    start = Start("start", Opening("start"))
+    schedule = [ScheduledGame(i + 1, (i % 2, 1 - i % 2), start) for i in range(games)]
     out = {}
     for k in (1, 2):
         t0 = time.perf_counter()

@@ -30,7 +30,7 @@ TRANSPORTS = ("exec:", "jsonl:", "http://", "https://")
 HUMAN = "human"
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
     """What the seat to move is asked. :meth:`view` builds (once) the exact protocol state."""
 

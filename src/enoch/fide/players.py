@@ -14,6 +14,7 @@ from typing import Any
 
 from enoch.agents.simple import BuiltinAgent
 from enoch.arena.players import Player, Raw, Turn
+from enoch.fide.game import ChessState
 
 
 class PositionPlayer(Player):
@@ -26,14 +27,12 @@ class PositionPlayer(Player):
         self._hand_legal = isinstance(agent, BuiltinAgent)
 
     def ask(self, turn: Turn) -> Raw:
-        from enoch.fide.game import ChessState
-
         state = turn.state
         assert isinstance(state, ChessState)
-        fields = dict(turn.fields)
+        fields = turn.fields
         offer = state.draw_offer_field()
         if offer is not None:
-            fields["draw_offer"] = offer
+            fields = {**fields, "draw_offer": offer}
         if self._hand_legal:
             return self.agent.answer_position(
                 state.pos.copy(), legal_moves=list(state.legal_moves()), **fields
