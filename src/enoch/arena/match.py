@@ -64,8 +64,12 @@ class MatchOutcome:
             if player not in g.seats:
                 continue
             seat = g.seats.index(player)
-            if opponent is not None and opponent not in g.seats:
-                continue
+            if opponent is not None:
+                if opponent not in g.seats:
+                    continue
+                teams = r.extras.get("teams")
+                if teams and teams[seat] == teams[g.seats.index(opponent)]:
+                    continue  # an ally in a four-seat game, not an opponent
             sc.add(r.points[seat])
         return sc
 
