@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import chess
 import pytest
@@ -129,7 +130,7 @@ def test_match_with_concurrency_writes_pgn_and_results(tmp_path: Path) -> None:
 
 
 def test_sprt_stops_a_match_early() -> None:
-    def resign(state: dict) -> dict:
+    def resign(state: dict[str, Any]) -> dict[str, Any]:
         return {"action": "resign"}
 
     outcome = run_match(

@@ -16,16 +16,17 @@ import random
 import subprocess
 import sys
 import time
+from typing import Any
 
 from enoch.protocol import move_answer, parse_state
 
 
-def random_answer(state, ply):
+def random_answer(state: dict[str, Any], ply: int) -> dict[str, Any]:
     moves = parse_state(state).position.legal_moves()
     return move_answer(random.Random(ply).choice(moves))
 
 
-def respond(state, plan):
+def respond(state: dict[str, Any], plan: dict[str, list[dict[str, Any]]]) -> str:
     ply = len(state["position_history"])
     k = int(bool(state.get("last_error"))) + int(state.get("draw_offer") == state["turn"])
     steps = plan.get(str(ply), [])
@@ -33,7 +34,9 @@ def respond(state, plan):
     if step is None:
         return json.dumps(random_answer(state, ply))
     if "raw" in step:
-        return step["raw"]
+        raw = step["raw"]
+        assert isinstance(raw, str)
+        return raw
     do = step.get("do")
     if do == "crash":
         sys.stderr.write("scripted agent: deliberate crash\n")
@@ -59,12 +62,12 @@ def respond(state, plan):
     return json.dumps(step)
 
 
-def main():
+def main() -> None:
     args = sys.argv[1:]
     jsonl = args[:1] == ["--jsonl"]
     if jsonl:
         args = args[1:]
-    plan = json.loads(args[0]) if args else {}
+    plan: dict[str, list[dict[str, Any]]] = json.loads(args[0]) if args else {}
     if not jsonl:
         sys.stdout.write(respond(json.loads(sys.stdin.read()), plan))
         sys.stdout.flush()
