@@ -291,7 +291,7 @@ def test_capture_generator_matches_legal_captures() -> None:
 
 def _random_positions(seed: int, count: int) -> list[chess.Board]:
     rng = random.Random(seed)
-    out = []
+    out: list[chess.Board] = []
     while len(out) < count:
         board = chess.Board()
         for _ in range(rng.randrange(6, 70)):

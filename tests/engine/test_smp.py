@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 
 import chess
 import chess.engine
@@ -19,7 +20,7 @@ from .test_uci import _enoch_uci
 
 
 @pytest.fixture
-def searcher():  # type: ignore[no-untyped-def]
+def searcher() -> Iterator[Searcher]:
     s = parallel_searcher(4, threads=2)
     yield s
     s.close()
@@ -93,7 +94,8 @@ def test_agent_with_threads_answers_and_releases_its_helpers() -> None:
 
 def test_uci_threads_option_end_to_end() -> None:
     with chess.engine.SimpleEngine.popen_uci(_enoch_uci()) as engine:
-        assert engine.options["Threads"].max >= 2
+        threads_max = engine.options["Threads"].max
+        assert threads_max is not None and threads_max >= 2
         engine.configure({"Threads": 2, "Hash": 4})
         board = chess.Board()
         for _ in range(6):

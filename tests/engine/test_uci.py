@@ -113,7 +113,7 @@ def test_python_chess_plays_and_analyses() -> None:
         board = chess.Board()
         for _ in range(6):
             result = engine.play(board, chess.engine.Limit(time=0.05))
-            assert result.move in board.legal_moves
+            assert result.move is not None and result.move in board.legal_moves
             board.push(result.move)
         info = engine.analyse(board, chess.engine.Limit(depth=3))
         assert info["depth"] == 3
@@ -123,7 +123,7 @@ def test_python_chess_plays_and_analyses() -> None:
             board,
             chess.engine.Limit(white_clock=1.0, black_clock=1.0, white_inc=0.01, black_inc=0.01),
         )
-        assert result.move in board.legal_moves
+        assert result.move is not None and result.move in board.legal_moves
 
 
 def test_movetime_respected_end_to_end() -> None:
@@ -146,5 +146,5 @@ def test_many_games_through_python_chess() -> None:
             board = chess.Board()
             while not board.is_game_over() and board.ply() < 120:
                 result = engine.play(board, chess.engine.Limit(time=0.02))
-                assert result.move in board.legal_moves
+                assert result.move is not None and result.move in board.legal_moves
                 board.push(result.move)
