@@ -7,8 +7,8 @@ from typing import Any
 
 import chess
 import pytest
-from mc_data import CASES
 from tests.builtins import make_builtin
+from tests.microchess.mc_data import CASES
 
 from enoch.errors import InputError
 from enoch.microchess import agent as agent_module

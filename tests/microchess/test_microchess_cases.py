@@ -6,7 +6,7 @@ from typing import Any
 
 import chess
 import pytest
-from mc_data import CASES
+from tests.microchess.mc_data import CASES
 
 from enoch.microchess.arith import COUNTER_NAMES
 from enoch.microchess.evaluator import Board, evaluate

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mc_data import CASES
+from tests.microchess.mc_data import CASES
 
 from enoch.cli import main
 
