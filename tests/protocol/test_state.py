@@ -15,7 +15,7 @@ from enoch.errors import ProtocolError
 from enoch.protocol import make_state, parse_state, state_from_fen, state_problems
 from enoch.rules import STARTING_FEN, Position
 
-SICILIAN = json.loads(
+SICILIAN: dict[str, Any] = json.loads(
     """{
   "board": {
     "a1": "R", "b1": "N", "c1": "B", "d1": "Q", "e1": "K", "f1": "B", "g1": "N", "h1": "R",

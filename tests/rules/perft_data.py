@@ -28,7 +28,8 @@ def read_epd(name: str) -> list[tuple[str, str, dict[int, int]]]:
 def read_perft(name: str) -> list[tuple[str, str, dict[int, int]]]:
     """python-chess's ``id / epd / perft d n`` blocks -> (id, fen, {depth: count})."""
     out: list[tuple[str, str, dict[int, int]]] = []
-    ident, fen, counts = "", "", {}
+    counts: dict[int, int] = {}
+    ident, fen = "", ""
     for line in (DATA / name).read_text().splitlines():
         line = line.strip()
         if line.startswith("id "):
