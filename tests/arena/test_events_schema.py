@@ -219,6 +219,18 @@ def test_an_in_process_agent_too_slow_for_the_move_time() -> None:
     assert events[-1]["termination"] == "timeout" and events[-1]["winner"] == 0
 
 
+def test_a_boolean_answer_is_logged_as_it_was_given() -> None:
+    # BUG (src/enoch/arena/referee.py, Referee._turn, the "answer" event): ``raw`` is logged
+    # as ``state.action_text(raw)`` when ``isinstance(raw, int)``, which is true of a bool, so
+    # a Python agent's answer ``true`` is logged as the chess move "b1a1" while the referee
+    # judges (rightly) the boolean and forfeits it. The test should be ``type(raw) is int``.
+    events = play(lambda state: True, "builtin:random")
+    assert_valid(events)
+    answered = [e for e in events if e["event"] == "answer"]
+    assert events[-1]["termination"] == "invalid_answer"
+    assert answered[0]["raw"] is True, answered[0]
+
+
 # ---------------------------------------------------------------------------- not a line
 _DROP = object()
 GOOD_END: Event = {

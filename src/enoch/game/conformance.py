@@ -25,10 +25,13 @@ What is checked:
 - ``apply``: a ``move`` adds one ply and its ``action_text`` ends ``moves()``, any other action
   adds none; ``apply`` then ``undo`` restores the JSON view, ply, seat, outcome, legal actions,
   moves and result exactly, and applying again gives the same state again; undoing a whole
-  playout step by step passes back through every state it went through;
-- ``forfeit``: ``crash`` ends the game against the seat (its team does not win; a game may
-  soften that to a draw) and keeps the referee's reason, ``abandoned`` leaves it unfinished,
-  and ``undo`` takes either back;
+  playout step by step passes back through every state it went through; and a state brought
+  back to its start by undo then given new actions looks exactly like a new state given the
+  same (no cache of a line taken back may show);
+- ``forfeit``: ``crash`` ends the game against the seat given, the seat to move or any other,
+  and so does ``timeout`` of the seat to move (its team does not win; a game may soften that to
+  a draw), keeping the referee's reason; ``abandoned`` leaves the game unfinished; ``undo``
+  takes each back;
 - every terminal state: a termination word, a winner that is a team or None, no legal
   actions, ``returns()`` one per seat in {0, 0.5, 1} as the outcome says (so equal within a
   team), ``result_text()`` a string that is ``*`` exactly when the game is unfinished.
