@@ -306,7 +306,7 @@ class Referee:
                 self._emit(
                     "answer",
                     player=seat,
-                    raw=raw if not isinstance(raw, int) else state.action_text(raw),
+                    raw=state.action_text(raw) if type(raw) is int else raw,
                     elapsed=round(elapsed, 6),
                     stderr=player.stderr(),
                 )

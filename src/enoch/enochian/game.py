@@ -128,6 +128,10 @@ class EnochianState(State):
     def judge(self, answer: Any, *, lenient: bool = False) -> Any:
         st = self.st
         if isinstance(answer, int) and not isinstance(answer, bool):
+            if answer == WITHDRAW and st.pending is not None:
+                return Refusal(
+                    "illegal_move", "cannot withdraw while an exchange offer awaits an answer"
+                )
             if answer in (RESIGN, WITHDRAW) or answer in st.legal_actions():
                 return answer
             return Refusal("illegal_move", f"{answer} is not a legal action now")
@@ -159,13 +163,19 @@ class EnochianState(State):
     def forfeit(self, seat: int, termination: str, reason: str) -> None:
         st = self.st
         army = st.deciding_army
+        if st.config.controllers[st.commander[army]] != seat:
+            # the seat blamed is not the one to act: name one of its own armies
+            army = next(
+                (a for a in range(4) if st.config.controllers[st.commander[a]] == seat),
+                next(a for a in range(4) if st.config.controllers[a] == seat),
+            )
         st._stack.append(st._snapshot())
         self._forfeit_depth = len(st._stack)
         self._forfeit = (army, reason)
         if termination == "abandoned":
             st.outcome = RulesOutcome(None, "abandoned")
         else:
-            st.outcome = RulesOutcome(1 - army % 2, termination)
+            st.outcome = RulesOutcome(1 - self.team_of(seat), termination)
 
 
 def _armies() -> tuple[str, ...]:

@@ -345,6 +345,10 @@ class ChessState(State):
             self.move_list.pop()
             self._legal = None
             self._auto_ply = -1
+            while len(self._history) > len(self.move_list):  # the replay follows the game back
+                self._history.pop()
+                assert self._replay is not None
+                self._replay.unmake()
             self.offer_from, self.offered_now = entry[1], entry[2]
         else:
             self.offer_from, self.offered_now, self._ended = entry[1], entry[2], entry[3]
