@@ -15,11 +15,13 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "enochian"
 
 
 def scenarios() -> list[dict[str, Any]]:
-    return json.loads((DATA / "scenarios.json").read_text())["scenarios"]
+    scenarios: list[dict[str, Any]] = json.loads((DATA / "scenarios.json").read_text())["scenarios"]
+    return scenarios
 
 
 def arrays_yaml() -> dict[str, Any]:
-    return yaml.safe_load((DATA / "arrays.yaml").read_text())
+    data: dict[str, Any] = yaml.safe_load((DATA / "arrays.yaml").read_text())
+    return data
 
 
 def position(sc: dict[str, Any], **config: Any) -> State:

@@ -159,7 +159,7 @@ def has_kind(p: Pos, army: str, kind: str) -> bool:
 
 def pseudo(p: Pos, army: str) -> list[tuple[str, str, str, str | None]]:
     """(from, kind, to, promotion) tuples."""
-    out = []
+    out: list[tuple[str, str, str, str | None]] = []
     for s, here in sorted(p.men.items()):
         for m in here:
             if m.army != army:

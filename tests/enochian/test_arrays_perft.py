@@ -110,7 +110,8 @@ def test_perft_does_not_change_the_state() -> None:
 
 
 def _rules() -> dict[str, Any]:
-    return yaml.safe_load((ROOT / "docs" / "enochian-rules.yaml").read_text())
+    rules: dict[str, Any] = yaml.safe_load((ROOT / "docs" / "enochian-rules.yaml").read_text())
+    return rules
 
 
 @pytest.mark.parametrize(

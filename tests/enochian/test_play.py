@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from helpers import pos
 
 from enoch.enochian.agents import GreedyAgent, RandomAgent, SearchAgent, make_agent
-from enoch.enochian.geometry import AIR, SQUARE_INDEX, WATER
+from enoch.enochian.geometry import AIR, ARMY_INDEX, SQUARE_INDEX, WATER
 from enoch.enochian.protocol import state_to_json
 from enoch.enochian.referee import play_game, play_match
 from enoch.enochian.search import Searcher
@@ -21,6 +22,7 @@ from enoch.enochian.state import Divination, State, make_config, new_game
 from enoch.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
+ACTIVES, PASSIVES = 0, 1  # the team indexes of GameResult.winner
 
 
 # --- agents -------------------------------------------------------------------------------
@@ -68,21 +70,55 @@ def test_registry_names() -> None:
 
 
 def test_referee_four_random_agents_writes_record_and_log() -> None:
+    # the old keyword wrapper over the arena: its log lines are the arena's events
     log = io.StringIO()
     res = play_game(
         [RandomAgent(seed=str(i)) for i in range(4)], "water_of_earth", max_plies=200, log=log
     )
-    assert res.reason
+    assert res.reason and res.variant == "enochian" and len(res.seats) == 4
     lines = [json.loads(x) for x in log.getvalue().splitlines()]
-    assert lines[0]["type"] == "start" and lines[-1]["type"] == "result"
-    assert sum(1 for x in lines if x["type"] == "decision") >= res.plies
-    assert res.record.startswith('[Array "Water of Earth"]')
+    assert lines[0]["event"] == "start" and lines[-1]["event"] == "end"
+    assert lines[-1]["termination"] == res.termination and lines[-1]["winner"] == res.winner
+    assert {x["event"] for x in lines} <= {"start", "state", "answer", "decision", "end"}
+    assert sum(1 for x in lines if x["event"] == "decision") >= res.plies
+    assert sum(1 for x in lines if x["event"] == "answer") >= res.plies
+    assert res.record is not None and res.record.startswith('[Array "Water of Earth"]')
     assert "1. earth " in res.record
 
 
 def test_referee_two_players() -> None:
     res = play_game([GreedyAgent(seed="1"), RandomAgent(seed="2")], "fire_of_fire", max_plies=300)
     assert res.plies <= 300 and res.reason
+    assert res.winner in (None, ACTIVES, PASSIVES)
+
+
+def test_old_wrapper_on_move_sees_the_rules_state() -> None:
+    seen: list[int] = []
+    res = play_game(
+        [RandomAgent(seed="1"), RandomAgent(seed="2")],
+        max_plies=12,
+        on_move=lambda st: seen.append(st.ply),
+    )
+    assert seen == list(range(1, res.plies + 1)) and res.plies == 12
+
+
+def test_old_wrapper_plays_from_a_ready_position() -> None:
+    st = pos("air", "air: Ka8 Rh2; water: Kh8; fire: Ke4; earth: Pb4/rook", frozen="earth")
+    res = play_game([GreedyAgent(), GreedyAgent()], state=st, players=2, max_plies=20)
+    assert res.moves[0] == "Rh2xh8"
+    with pytest.raises(InputError, match="for 2 players, not 4"):
+        play_game([GreedyAgent()] * 4, state=st, players=4)
+    with pytest.raises(InputError, match="need 2 or 4 agents"):
+        play_game([GreedyAgent()] * 3)
+
+
+def test_old_wrappers_accept_bare_builtin_names() -> None:
+    # Earlier versions took the Enochian CLI's short names ("random", "search?movetime=S")
+    # as well as "builtin:NAME"; the thin wrappers are for callers of those versions.
+    res = play_game(["random?seed=1", "greedy"], max_plies=6)
+    assert res.plies == 6
+    points = play_match(lambda: ["random", "builtin:greedy"], 2, ["earth_of_fire"], max_plies=6)
+    assert sum(points.values()) == 2
 
 
 class _Bad:
@@ -105,21 +141,27 @@ class _Bad:
     [
         ({"from": "a1", "to": "a5", "promotion": None}, "illegal_move", "not a legal move"),
         ({"from": "a1"}, "invalid_answer", "missing field"),
-        ("e2e4", "invalid_answer", "must be an object"),
+        # text from a Python agent is decoded like a program's output
+        ("e2e4", "invalid_answer", "not valid JSON"),
+        (["e2e4"], "invalid_answer", "must be an object"),
         (RuntimeError("boom"), "crash", "agent raised RuntimeError: boom"),
     ],
 )
 def test_forfeits(answer: Any, termination: str, reason: str) -> None:
     res = play_game([_Bad(answer), RandomAgent()], "earth_of_fire")
-    assert res.reason.startswith("forfeit") and reason in res.reason
-    assert res.termination == termination and res.line()["termination"] == termination
+    # the reason names the army that forfeits (fire moves first in earth_of_fire)
+    assert res.reason.startswith("fire forfeits: ") and reason in res.reason, res.reason
+    assert res.termination == termination and res.to_json()["termination"] == termination
+    assert res.record is not None
     assert f'[Termination "{termination}"]' in res.record and "[Forfeit " in res.record
-    assert res.winner == "passives"  # fire (actives) moves first and forfeits
+    assert res.winner == PASSIVES and res.result == "passives win"  # fire is an active
+    assert res.points == [0.0, 1.0] and res.plies == 0
 
 
 def test_resignation_through_referee() -> None:
     res = play_game([_Bad({"action": "resign"}), RandomAgent()], "earth_of_fire")
-    assert res.winner == "passives" and res.reason == "resignation"
+    assert res.winner == PASSIVES and res.termination == "resignation"
+    assert res.reason == "passives win: the actives resign"
 
 
 def test_match_swaps_seats() -> None:
@@ -132,7 +174,10 @@ def test_match_swaps_seats() -> None:
         results=out,
     )
     assert sum(points.values()) == 2
-    assert len(out.getvalue().splitlines()) == 2
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [x["game"] for x in lines] == [1, 2]
+    assert lines[0]["seats"] == list(reversed(lines[1]["seats"]))
+    assert set(points) == {"enochian-random#0", "enochian-greedy#1"}
 
 
 # --- divination ---------------------------------------------------------------------------
@@ -141,8 +186,6 @@ def test_match_swaps_seats() -> None:
 def _div_state(
     men: str, to_move: str, seed: int, querent: int = AIR, ptah: str = "a7", **options: Any
 ) -> State:
-    from helpers import ARMY_INDEX
-
     div = Divination(querent, SQUARE_INDEX[ptah], seed)
     order = tuple((querent + i) % 4 for i in range(4))
     st = pos(
@@ -299,6 +342,15 @@ def test_cli_validate() -> None:
     assert r.returncode == 2 and "state" in r.stderr
 
 
+def _record(stdout: str) -> tuple[dict[str, str], list[str]]:
+    """The tags and the numbered moves of the text record ``enoch enochian play`` prints
+    at the end."""
+    text = stdout[stdout.rindex('[Array "') :]
+    tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', text, re.M))
+    moves = re.findall(r"^\d+\. (\w+ \S+)$", text, re.M)
+    return tags, moves
+
+
 def test_cli_play_and_match(tmp_path: Path) -> None:
     r = _cli(
         "play",
@@ -314,10 +366,20 @@ def test_cli_play_and_match(tmp_path: Path) -> None:
         str(tmp_path / "g.jsonl"),
     )
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout.strip().splitlines()[-1])["plies"] <= 40
-    assert (tmp_path / "g.txt").read_text().startswith("[Array")
+    # the arena prints the game's text record at the end (no JSON line any more)
+    tags, moves = _record(r.stdout)
+    assert tags["Divination"].startswith("querent air") and tags["Players"] == "4"
+    assert len(moves) <= 40 and tags["Termination"]
+    record = (tmp_path / "g.txt").read_text()
+    assert record.startswith("[Array") and r.stdout.rstrip().endswith(record.rstrip())
+    events = [json.loads(x) for x in (tmp_path / "g.jsonl").read_text().splitlines()]
+    assert events[0]["event"] == "start" and events[-1]["event"] == "end"
+    assert events[0]["variant"] == "enochian"
     r = _cli("match", "random", "greedy", "--games", "2", "--max-plies", "40")
-    assert r.returncode == 0 and json.loads(r.stdout)["games"] == 2
+    assert r.returncode == 0, r.stderr
+    # the arena's match table: two agents, W/D/L over 2 games
+    assert "builtin:random vs builtin:greedy (enochian)" in r.stdout
+    assert re.search(r"│\s+2 │", r.stdout) and "terminations: " in r.stdout
 
 
 def test_top_level_cli_knows_enochian() -> None:
@@ -345,10 +407,11 @@ def test_cli_play_two_players_human_commands_a_team(tmp_path: Path) -> None:
         stdin="",
     )
     assert r.returncode == 0, r.stderr
-    line = json.loads(r.stdout.strip().splitlines()[-1])
-    assert line["termination"] == "resignation" and line["winner"] == "passives"
-    assert line["seats"]["air"] == line["seats"]["fire"] == "human"
-    assert line["seats"]["water"] == line["seats"]["earth"] == "enochian-random"
+    tags, moves = _record(r.stdout)
+    assert tags["Termination"] == "resignation" and tags["Result"] == "passives win"
+    assert tags["Air"] == tags["Fire"] == "human"
+    assert tags["Water"] == tags["Earth"] == "builtin:random"
+    assert moves == []
     assert '[Players "2"]' in (tmp_path / "g.txt").read_text()
 
 
@@ -366,18 +429,19 @@ def test_cli_play_human_moves_then_resigns() -> None:
         stdin=f"nonsense\n{first}\nresign\n",
     )
     assert r.returncode == 0, r.stderr
-    line = json.loads(r.stdout.strip().splitlines()[-1])
-    assert line["plies"] >= 1 and line["termination"] == "resignation"
+    tags, moves = _record(r.stdout)
+    assert moves[0] == f"fire {first}" and tags["Termination"] == "resignation"
+    assert tags["Fire"] == "human" and tags["Air"] == "builtin:greedy"
+    assert "{fire resign}" in r.stdout
 
 
 def test_cli_match_four_agents_files(tmp_path: Path) -> None:
     script = Path(__file__).parent / "agents" / "scripted.py"
+    agents = ["random?seed=1", "greedy", f"jsonl:{sys.executable} {script} --jsonl"]
+    agents.append("random?seed=2")
     r = _cli(
         "match",
-        "random?seed=1",
-        "greedy",
-        f"jsonl:{sys.executable} {script} --jsonl",
-        "random?seed=2",
+        *agents,
         "--games",
         "4",
         "--max-plies",
@@ -388,17 +452,32 @@ def test_cli_match_four_agents_files(tmp_path: Path) -> None:
         "10",
         "--record",
         str(tmp_path / "r.txt"),
-        "--log",
-        str(tmp_path / "e.jsonl"),
+        "--log-dir",
+        str(tmp_path / "logs"),
         "--results",
         str(tmp_path / "res.jsonl"),
     )
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["games"] == 4
+    # the arena's four-seat table: every agent with its points over the 4 games
+    assert "enochian: 4 seats" in r.stdout
+    assert "builtin:random?seed=1" in r.stdout and "builtin:greedy" in r.stdout
+    assert r.stdout.count("/4 ") >= 4
     results = [json.loads(x) for x in (tmp_path / "res.jsonl").read_text().splitlines()]
     assert len(results) == 4 and all(x["termination"] for x in results)
+    assert [x["game"] for x in results] == [1, 2, 3, 4]
+    assert [x["array"] for x in results] == ["air_of_air"] * 4  # one full turn of the seats
+    assert [x["seats"][0] for x in results] == [
+        "builtin:" + agents[0],
+        "builtin:greedy",
+        agents[2],
+        "builtin:" + agents[3],
+    ]
     assert (tmp_path / "r.txt").read_text().count('[Players "4"]') == 4
-    assert r.stderr.count("game ") == 4
+    logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert logs == [f"game-{i:04d}.jsonl" for i in range(1, 5)]
+    for name in logs:
+        lines = (tmp_path / "logs" / name).read_text().splitlines()
+        assert json.loads(lines[0])["event"] == "start" and json.loads(lines[-1])["event"] == "end"
 
 
 @pytest.mark.parametrize(
@@ -406,12 +485,16 @@ def test_cli_match_four_agents_files(tmp_path: Path) -> None:
     [
         (("match", "random"), "give 2 agents"),
         (("match", "random", "random", "random"), "give 2 agents"),
-        (("match", "random", "uci:stockfish"), "UCI"),
-        (("match", "random", "ftp://x"), "unknown Enochian agent"),
+        # the arena's check: the Enochian game has no uci: agents
+        (("match", "random", "uci:stockfish"), "unknown agent 'uci:stockfish' for enochian"),
+        (("match", "random", "ftp://x"), "ftp://x for enochian"),
         (("match", "random", "random", "--movetime", "0"), "--movetime"),
         (("match", "random", "random", "--games", "0"), "--games"),
         (("match", "random", "random", "--arrays", "nowhere"), "unknown Enochian array"),
-        (("match", "random", "random", "--results", "/nonexistent/dir/r.jsonl"), "cannot write"),
+        (
+            ("match", "random", "random", "--results", "/nonexistent/dir/r.jsonl"),
+            "its folder does not exist",
+        ),
         (("play", "--agents", "random,random"), "--agents"),
         (("play", "--players", "2", "--agents", "random,random,random"), "--agents"),
         (("play", "--army", "mud"), "unknown army"),

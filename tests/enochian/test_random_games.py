@@ -27,7 +27,7 @@ from enoch.enochian.state import (
 IDS = [a.id for a in available_arrays()]
 
 
-def check_invariants(st: State, before: State | None, prev: dict[str, object]) -> None:
+def check_invariants(st: State, before: State | None, prev: dict[str, int]) -> None:
     per_sq: dict[int, list[tuple[int, int]]] = {}
     z = 0
     for s, a, k in st.men():
@@ -40,7 +40,7 @@ def check_invariants(st: State, before: State | None, prev: dict[str, object]) -
             assert len(here) == 2 and s == THRONES[a] and st.shared >> a & 1, SQUARE_NAMES[s]
             assert {k for _, k in here} >= {0}
     # the shared bit only ever clears
-    assert st.shared & ~prev["shared"] == 0  # type: ignore[operator]
+    assert st.shared & ~prev["shared"] == 0
     for a in range(4):
         occ = 0
         for k in range(9):

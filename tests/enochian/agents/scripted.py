@@ -15,6 +15,7 @@ import random
 import subprocess
 import sys
 import time
+from typing import Any
 
 from enoch.enochian.protocol import move_to_json, state_from_json
 from enoch.enochian.state import move_to
@@ -22,7 +23,7 @@ from enoch.enochian.state import move_to
 VALUE = {"king": 100, "rook": 5, "bishop": 4, "knight": 3, "queen": 3, "pawn": 1}
 
 
-def capture_first(state):
+def capture_first(state: dict[str, Any]) -> dict[str, Any]:
     st = state_from_json(state)
     if st.pending is not None:
         return {"action": "accept_exchange"}
@@ -30,7 +31,7 @@ def capture_first(state):
     rng = random.Random(state["ply"])
     taken = {m["square"]: VALUE[m["kind"]] for m in reversed(state["men"])}
 
-    def gain(m):
+    def gain(m: int) -> int:
         from enoch.enochian.geometry import SQUARE_NAMES
 
         return taken.get(SQUARE_NAMES[move_to(m)], 0)
@@ -39,12 +40,12 @@ def capture_first(state):
     return move_to_json(st, rng.choice([m for m in moves if gain(m) == best]))
 
 
-def respond(state, plan):
+def respond(state: dict[str, Any], plan: dict[str, Any]) -> str:
     step = plan.get(str(state["ply"]))
     if step is None:
         return json.dumps(capture_first(state))
     if "raw" in step:
-        return step["raw"]
+        return str(step["raw"])
     do = step.get("do")
     if do == "crash":
         sys.stderr.write("scripted agent: deliberate crash\n")
@@ -62,7 +63,7 @@ def respond(state, plan):
     return json.dumps(step)
 
 
-def main():
+def main() -> None:
     args = sys.argv[1:]
     jsonl = args[:1] == ["--jsonl"]
     if jsonl:
