@@ -107,6 +107,15 @@ def _writer(log: IO[str] | None) -> Callable[[dict[str, Any]], None] | None:
     return write
 
 
+def _bare(agent: Any) -> Any:
+    """Earlier versions took built-ins by their bare names (``search?movetime=0.5``)."""
+    if isinstance(agent, str) and not agent.startswith(
+        ("builtin:", "exec:", "jsonl:", "http://", "https://", "uci:", "human")
+    ):
+        return "builtin:" + agent.strip()
+    return agent
+
+
 def play_game(
     agents: Sequence[Any],
     array: str = "earth_of_fire",
@@ -151,7 +160,7 @@ def play_game(
             on_move(referee.state.st)
 
     return arena_play(
-        *agents,
+        *[_bare(a) for a in agents],
         variant=game,
         options=None if ready else _options(array, direction, options, players, divination),
         state=ready,
@@ -184,7 +193,7 @@ def play_match(
     from enoch.game.api import Start
     from enoch.game.registry import find_game
 
-    agents = make_agents()
+    agents = [_bare(a) for a in make_agents()]
     if len(agents) != players:
         raise InputError(f"need {players} agents, not {len(agents)}")
     game = find_game("enochian")
@@ -203,17 +212,24 @@ def play_match(
             on_game(sched.index, res)
         return False
 
-    outcome = run_match(
-        *agents,
-        variant=game,
-        setup=setup,
-        games=games,
-        starts=[Start(find_array(a).id, find_array(a).id) for a in arrays],
-        on_result=after,
-        names=labels,
-        config=GameConfig(movetime=movetime, timeout=timeout, limits=limits),
-    )
-    return {labels[i]: outcome.score(i).points for i in range(len(agents))}
+    points = dict.fromkeys(labels, 0.0)
+    starts = [Start(find_array(a).id, find_array(a).id) for a in arrays]
+    for g in range(games):  # agents made afresh for each game, as earlier versions did
+        fresh = agents if g == 0 else [_bare(a) for a in make_agents()]
+        outcome = run_match(
+            *fresh,
+            variant=game,
+            setup=setup,
+            games=1,
+            first=g,
+            starts=starts,
+            on_result=after,
+            names=labels,
+            config=GameConfig(movetime=movetime, timeout=timeout, limits=limits),
+        )
+        for i, label in enumerate(labels):
+            points[label] += outcome.score(i).points
+    return points
 
 
 def _label(agent: Any, index: int) -> str:
