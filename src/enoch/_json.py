@@ -52,3 +52,19 @@ def loads_strict(text: str | bytes, what: str) -> Any:
         raise ProtocolError(f"{what} is nested too deeply") from None
     except ValueError as exc:  # e.g. an integer literal past Python's digit limit
         raise ProtocolError(f"{what} is not usable JSON: {str(exc)[:80]}") from None
+
+
+def extract_object(text: str) -> str:
+    """The one JSON object of a text that wraps it in a Markdown fence or in prose (lenient
+    reading for language models); never a guess where there are two fences."""
+    import re  # only lenient reading needs it; keep cold start fast
+
+    fenced = re.findall(r"```(?:json|JSON)?\s*(\{.*?\})\s*```", text, re.S)
+    if len(fenced) == 1:
+        return str(fenced[0])
+    if len(fenced) > 1:
+        raise ProtocolError("answer has more than one fenced JSON object")
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        raise ProtocolError("answer contains no JSON object")
+    return text[start : end + 1]

@@ -9,27 +9,11 @@ out of a Markdown fence or of surrounding prose, and never guesses one where the
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from enoch._json import loads_strict
+from enoch._json import extract_object, loads_strict
 from enoch.errors import ProtocolError
 from enoch.game.api import Refusal
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(\{.*?\})\s*```", re.S)
-
-
-def extract_object(text: str) -> str:
-    """The one JSON object of a text that wraps it in a fence or in prose."""
-    fenced = _FENCE.findall(text)
-    if len(fenced) == 1:
-        return str(fenced[0])
-    if len(fenced) > 1:
-        raise ProtocolError("answer has more than one fenced JSON object")
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end < start:
-        raise ProtocolError("answer contains no JSON object")
-    return text[start : end + 1]
 
 
 def decode_answer(raw: str | bytes, *, lenient: bool = False) -> Any:

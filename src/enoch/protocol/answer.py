@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from enoch._json import loads_strict
+from enoch._json import extract_object, loads_strict
 from enoch.errors import IllegalMoveError, ProtocolError
 from enoch.protocol.state import _show, _type_name
 from enoch.rules import (
@@ -36,7 +36,6 @@ PROMOTION_LETTERS = {"Q": QUEEN, "R": ROOK, "B": BISHOP, "N": KNIGHT}
 PROMOTION_OF_TYPE = {v: k for k, v in PROMOTION_LETTERS.items()}
 CLAIM_REASONS = ("threefold_repetition", "fifty_move_rule")
 ACTIONS = ("claim_draw", "offer_draw", "resign")
-_FENCE = r"```(?:json|JSON)?\s*(\{.*?\})\s*```"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,20 +70,6 @@ def move_answer(move: Move) -> dict[str, Any]:
     }
 
 
-def _extract_lenient(text: str) -> str:
-    import re  # only lenient parsing needs it; keep cold start fast
-
-    fenced = re.findall(_FENCE, text, re.S)
-    if len(fenced) == 1:
-        return str(fenced[0])
-    if len(fenced) > 1:
-        raise ProtocolError("answer has more than one fenced JSON object")
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end < start:
-        raise ProtocolError("answer contains no JSON object")
-    return text[start : end + 1]
-
-
 def parse_answer(data: str | bytes | dict[str, Any], *, lenient: bool = False) -> Answer:
     """Parse an answer; :class:`ProtocolError` says exactly what is wrong with it."""
     if isinstance(data, bytes):
@@ -95,7 +80,7 @@ def parse_answer(data: str | bytes | dict[str, Any], *, lenient: bool = False) -
     if isinstance(data, str):
         text = data.strip()
         if lenient and not text.startswith("{"):
-            text = _extract_lenient(text)
+            text = extract_object(text)
         data = loads_strict(text, "answer")
     if not isinstance(data, dict):
         raise ProtocolError(f"answer must be a JSON object, got {_type_name(data)}")
