@@ -197,9 +197,12 @@ def make_player(
             return TransportPlayer(label, make_transport(spec, limits))
         player: Player = game.prefixed_player(spec, label, limits)
         return player
-    if hasattr(agent, "answer") or hasattr(agent, "answer_position"):
-        label = name or getattr(agent, "name", None) or type(agent).__name__
-        return game.builtin_player(str(label), agent) or ObjectPlayer(str(label), agent)
+    label = str(name or getattr(agent, "name", None) or type(agent).__name__)
+    native = game.builtin_player(label, agent)  # the game's fast path, if the agent has it
+    if native is not None:
+        return native  # type: ignore[no-any-return]
+    if hasattr(agent, "answer"):
+        return ObjectPlayer(label, agent)
     if callable(agent):
         return CallablePlayer(str(name or getattr(agent, "__name__", "callable")), agent)
     raise AgentError(f"cannot make a player from {agent!r}")

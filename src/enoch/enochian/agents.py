@@ -43,6 +43,13 @@ class _Base:
             return {"action": "accept_exchange" if self.accept(st) else "refuse_exchange"}
         return move_to_json(st, self.choose(st))
 
+    def answer_state(self, st: State, fields: dict[str, Any]) -> int:
+        """The in-process fast path: the same choice as :meth:`answer`, made on a copy of the
+        referee's state (no JSON either way) and given as a native action."""
+        if st.pending is not None:
+            return ACCEPT if self.accept(st) else REFUSE
+        return self.choose(st)
+
     def accept(self, st: State) -> bool:
         """Accept an exchange when it does not make our team's position worse."""
         team = st.deciding_army % 2
@@ -73,6 +80,13 @@ class RandomAgent(_Base):
         if OFFER in st.legal_actions() and self.rng.random() < 0.5:
             return {"action": "offer_exchange"}
         return move_to_json(st, self.choose(st))
+
+    def answer_state(self, st: State, fields: dict[str, Any]) -> int:
+        if st.pending is not None:
+            return self.rng.choice([ACCEPT, REFUSE])
+        if OFFER in st.legal_actions() and self.rng.random() < 0.5:
+            return OFFER
+        return self.choose(st)
 
     def choose(self, st: State) -> int:
         return self.rng.choice(st.legal_moves())
@@ -118,14 +132,24 @@ class SearchAgent(_Base):
     def _known(self) -> tuple[str, ...]:
         return ("seed", "movetime", "depth")
 
-    def answer(self, state: dict[str, Any]) -> dict[str, Any]:
+    def _start_clock(self, state: dict[str, Any]) -> None:
         budget = self.searcher.movetime
         limit = state.get("move_time_limit") if isinstance(state, dict) else None
         if isinstance(limit, int | float) and not isinstance(limit, bool) and limit > 0:
             budget = min(budget, max(0.01, 0.8 * limit - 0.02))
         self._deadline = time.perf_counter() + budget
+
+    def answer(self, state: dict[str, Any]) -> dict[str, Any]:
+        self._start_clock(state)
         try:
             return super().answer(state)
+        finally:
+            self._deadline = None
+
+    def answer_state(self, st: State, fields: dict[str, Any]) -> int:
+        self._start_clock(fields)
+        try:
+            return super().answer_state(st, fields)
         finally:
             self._deadline = None
 

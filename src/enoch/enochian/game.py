@@ -298,6 +298,13 @@ class EnochianGame(Game):
             out.append(Start(array.id, array.id))
         return out
 
+    def builtin_player(self, label: str, agent: Any) -> Any:
+        if getattr(agent, "answer_state", None) is None:
+            return None
+        from enoch.enochian.players import StatePlayer
+
+        return StatePlayer(label, agent)
+
     def human(self) -> Any:
         from enoch.enochian.human import TerminalPlayer
 

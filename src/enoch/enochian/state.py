@@ -252,6 +252,27 @@ class State:
         self.zkey = 0
         self._stack: list[tuple[Any, ...]] = []
 
+    def copy(self) -> State:
+        """An independent copy (history and undo stack included), for an agent to search on.
+
+        Moves replace the lists they change (copy on write: that is what makes ``undo`` a
+        restore of references), so copying the current lists once is all it takes.
+        """
+        new = State.__new__(State)
+        new.config = self.config
+        new.opts = self.opts
+        for name in self._FIELDS:
+            setattr(new, name, getattr(self, name))
+        new.bb = self.bb.copy()
+        new.occ = self.occ.copy()
+        new.board = self.board.copy()
+        new.pawns_lost = self.pawns_lost.copy()
+        new.commander = self.commander.copy()
+        new.captured_by = self.captured_by.copy()
+        new.log = self.log.copy()
+        new._stack = self._stack.copy()
+        return new
+
     # --- construction ---------------------------------------------------------------------
     def _place(self, army: int, kind: int, sq: int) -> None:
         code = army * NKINDS + kind
