@@ -4,10 +4,26 @@ from __future__ import annotations
 
 import contextlib
 import os
+import uuid
+
+# Every process this test run starts inherits this variable, so that the checks below see only
+# this run's processes: two test runs on one machine (two checkouts, CI beside a developer)
+# must not kill or blame each other's agents.
+SESSION_VAR = "ENOCH_TEST_SESSION"
+SESSION = os.environ.setdefault(SESSION_VAR, uuid.uuid4().hex)
+_TAG = f"{SESSION_VAR}={SESSION}".encode()
+
+
+def _ours(pid: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return _TAG in f.read().split(b"\0")
+    except OSError:
+        return False
 
 
 def live_processes(markers: tuple[str, ...]) -> list[tuple[int, str]]:
-    """Non-zombie processes whose command line contains one of ``markers``."""
+    """Non-zombie processes of this test run whose command line contains one of ``markers``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -19,7 +35,7 @@ def live_processes(markers: tuple[str, ...]) -> list[tuple[int, str]]:
                 state = f.read().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if state != "Z" and any(m in cmd for m in markers):
+        if state != "Z" and any(m in cmd for m in markers) and _ours(entry):
             found.append((int(entry), cmd))
     return found
 
