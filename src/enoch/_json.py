@@ -68,3 +68,30 @@ def extract_object(text: str) -> str:
     if start < 0 or end < start:
         raise ProtocolError("answer contains no JSON object")
     return text[start : end + 1]
+
+
+def extract_one_object(text: str) -> str:
+    """The one JSON object in a language model's text: bare, in a Markdown fence or inside
+    prose. Every top-level ``{...}`` that parses as JSON counts; the same object written twice
+    (in prose and in a fence) is one object. None, or two different ones, is a
+    :class:`ProtocolError`: a referee that picked one would be guessing the move."""
+    decoder = json.JSONDecoder()
+    found: list[tuple[str, Any]] = []
+    i = text.find("{")
+    while i >= 0:
+        try:
+            value, end = decoder.raw_decode(text, i)
+        except (ValueError, RecursionError):
+            i = text.find("{", i + 1)
+            continue
+        found.append((text[i:end], value))
+        i = text.find("{", end)
+    if not found:
+        raise ProtocolError("the model's text contains no JSON object")
+    first_text, first = found[0]
+    if any(value != first for _, value in found[1:]):
+        raise ProtocolError(
+            f"the model's text contains {len(found)} different JSON objects; answer with "
+            "exactly one"
+        )
+    return first_text

@@ -29,3 +29,8 @@ class ProtocolError(InputError):
 
 class AgentError(EnochError):
     """An agent could not be created or failed while answering."""
+
+
+class AgentSetupError(InputError):
+    """An agent cannot play at all as it is configured (an endpoint refused its API key, or
+    knows no such model): the run stops with this message; it is nobody's forfeit."""

@@ -16,7 +16,9 @@ import math
 import sys
 from typing import Any
 
-AGENT_HELP = "builtin:NAME?opts, human, exec:CMD, jsonl:CMD, http(s)://URL, uci:CMD (chess)"
+AGENT_HELP = (
+    "builtin:NAME?opts, human, exec:CMD, jsonl:CMD, http(s)://URL, llm:MODEL?opts, uci:CMD (chess)"
+)
 PLAY_MOVETIME = 0.3  # default seconds per move of the no-argument ``enoch play``
 STRONGEST = {"chess": "builtin:engine", "enochian": "builtin:search"}
 
@@ -92,6 +94,11 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="larger answers forfeit as invalid_answer (default: %(default)s)",
     )
+    r.add_argument(
+        "--allow-insecure",
+        action="store_true",
+        help="let llm: agents send their API key over plain http to a host that is not loopback",
+    )
     s = p.add_argument_group("start positions")
     s.add_argument("--fen", metavar="FEN", help="chess: start every game here (= --option fen=)")
     s.add_argument(
@@ -114,7 +121,12 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _outputs(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--concurrency", type=int, default=1, metavar="K", help="games at once (processes)"
+        "--concurrency",
+        type=int,
+        default=1,
+        metavar="K",
+        help="games at once (processes; threads when the agents wait on the network: llm:, "
+        "http(s)://, with builtin:random)",
     )
 
 
@@ -180,6 +192,18 @@ def register(sub: Any) -> None:
     )
     v.add_argument("--json", action="store_true", help="as JSON (the options as JSON Schemas)")
     v.set_defaults(func=_variants)
+
+    b = sub.add_parser(
+        "rulebook",
+        help="print the rules and protocol written for a model (llm: agents' system prompt)",
+        description="Print the game's rulebook for agents: the board, the men, every rule an "
+        "agent must know, and the exact JSON of the state and of every answer, with examples. "
+        "It is the system prompt of llm: agents.",
+    )
+    b.add_argument(
+        "--variant", "-variant", default="chess", metavar="NAME", help="chess (default), enochian"
+    )
+    b.set_defaults(func=_rulebook)
 
 
 # ---------------------------------------------------------------------- shared
@@ -259,15 +283,17 @@ def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
         limits=Limits(
             max_answer_bytes=args.max_answer_bytes,
             memory_mb=args.memory_mb or None,
+            allow_insecure=args.allow_insecure,
         ),
     )
 
 
-def _check_agents(specs: list[str], game: Any) -> None:
+def _check_agents(specs: list[str], game: Any, args: argparse.Namespace | None = None) -> None:
     from enoch.arena.players import check_agent
 
+    insecure = bool(getattr(args, "allow_insecure", False))
     for spec in specs:
-        check_agent(spec, game)
+        check_agent(spec, game, allow_insecure=insecure)
 
 
 def strongest_builtin(variant: str = "chess") -> str:
@@ -298,7 +324,7 @@ def _play(args: argparse.Namespace) -> int:
             f"{game.name} here has {seats} seats: give {seats} agents, one, or none "
             f"(got {len(agents)})"
         )
-    _check_agents(agents, game)
+    _check_agents(agents, game, args)
     config = _config(args, default_movetime)
     if args.log and args.log_dir:
         raise InputError("give --log or --log-dir, not both")
@@ -397,7 +423,7 @@ def _match(args: argparse.Namespace) -> int:
             f"a {game.name} match here has {seats} seats: give {seats} agents, "
             f"not {len(args.agents)}"
         )
-    _check_agents(args.agents, game)
+    _check_agents(args.agents, game, args)
     if args.games < 1:
         raise InputError("--games must be at least 1")
     if args.first < 0:
@@ -551,7 +577,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.rounds < 1 or args.concurrency < 1:
         raise InputError("--rounds and --concurrency must be at least 1")
     game, setup = _game(args)
-    _check_agents(args.agents, game)
+    _check_agents(args.agents, game, args)
     config = _config(args)
     starts = game.starts(setup)
     names = unique_names(args.agents)
@@ -589,6 +615,16 @@ def _tournament(args: argparse.Namespace) -> int:
         )
     title = "crosstable" + (" (gauntlet)" if args.gauntlet else "")
     out.print(_ratings_table(outcome, title))
+    return 0
+
+
+# ---------------------------------------------------------------------- rulebook
+
+
+def _rulebook(args: argparse.Namespace) -> int:
+    from enoch.game.registry import find_game
+
+    sys.stdout.write(find_game(args.variant).rulebook())
     return 0
 
 

@@ -21,7 +21,14 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +39,24 @@ from enoch.arena.stats import Score, Sprt, ratings
 from enoch.errors import InputError
 from enoch.game.api import Game, Setup, Start
 from enoch.game.registry import find_game
+
+#: a game whose agent's endpoint stayed down: result ``*``, skipped by every statistic
+ABANDONED = "abandoned"
+#: agents that wait on the network, not the CPU: a match of only these (and the cheap
+#: ``builtin:random``) runs its games in threads, not processes (see :func:`network_bound`)
+NETWORK_PREFIXES = ("llm:", "http://", "https://")
+
+
+def network_bound(agents: Sequence[Any]) -> bool:
+    """True when the games of these agents wait on the network: at least one ``llm:`` or
+    ``http(s)://`` agent and otherwise only ``builtin:random``. Such games run in threads
+    (32 at once cost 32 threads, not 32 interpreters on 2 cores)."""
+    if not all(isinstance(a, str) for a in agents):
+        return False
+    specs = [a.strip() for a in agents]
+    return any(a.startswith(NETWORK_PREFIXES) for a in specs) and all(
+        a.startswith(NETWORK_PREFIXES) or a == "builtin:random" for a in specs
+    )
 
 
 @dataclass(frozen=True)
@@ -61,7 +86,7 @@ class MatchOutcome:
         """``player``'s games (against ``opponent`` only, if given), one result per game."""
         sc = Score()
         for g, r in self.games:
-            if player not in g.seats:
+            if player not in g.seats or r.termination == ABANDONED:
                 continue
             seat = g.seats.index(player)
             if opponent is not None:
@@ -257,12 +282,17 @@ def run_schedule(
         # flight, 2 workers gave only 1.5x on short games). Queued games are cancelled when
         # the schedule stops; games already running finish and count.
         in_flight = 2 * concurrency
-        with ProcessPoolExecutor(
-            max_workers=concurrency,
-            mp_context=ctx,
-            initializer=_worker_init,
-            initargs=(os.getpid(),),
-        ) as pool:
+        executor: Executor = (
+            ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="enoch-game")
+            if network_bound(agents)
+            else ProcessPoolExecutor(
+                max_workers=concurrency,
+                mp_context=ctx,
+                initializer=_worker_init,
+                initargs=(os.getpid(),),
+            )
+        )
+        with executor as pool:
             queue = list(schedule)
             running: dict[Future[GameResult], ScheduledGame] = {}
             stop = False
@@ -373,6 +403,8 @@ def pairwise_games(outcome: MatchOutcome) -> list[tuple[int, int, float]]:
     i)`` (one per game for two seats; every opposing pair for four)."""
     out: list[tuple[int, int, float]] = []
     for g, r in outcome.games:
+        if r.termination == ABANDONED:
+            continue  # nobody played it out: not rated
         n = len(g.seats)
         for s in range(n):
             for t in range(s + 1, n):

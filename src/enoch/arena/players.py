@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 Raw = Any  # text, a JSON value, or a native action
 TRANSPORTS = ("exec:", "jsonl:", "http://", "https://")
 HUMAN = "human"
+LLM = "llm:"  # a chat-completions endpoint (enoch.arena.llm), for every game
 
 
 @dataclass(slots=True)
@@ -76,6 +77,17 @@ class Player:
     def pgids(self) -> list[int]:
         """Process groups this player started (tests assert none survives)."""
         return list(self.transport.pgids) if self.transport is not None else []
+
+    def usage(self) -> dict[str, Any] | None:
+        """What the player counts itself (an ``llm:`` agent: HTTP ``requests``, the tokens
+        the endpoint reported, their ``cost``), since it was made; None: the referee's own
+        count of answers asked is the ``requests`` (see the results line's ``usage``)."""
+        return None
+
+    def detail(self) -> dict[str, Any] | None:
+        """Extra keys for the event log's ``answer`` line of the last ``ask`` (an ``llm:``
+        agent: the model's whole text and reasoning), or None."""
+        return None
 
     def close(self) -> None:
         if self.transport is not None:
@@ -139,14 +151,19 @@ def parse_builtin(spec: str) -> tuple[str, dict[str, str]]:
 
 def agent_help(game: Game) -> str:
     extra = "".join(f", {p}CMD" for p in game.prefixes)
-    return f"builtin:NAME, human, exec:CMD, jsonl:CMD, http(s)://URL{extra}"
+    return f"builtin:NAME, human, exec:CMD, jsonl:CMD, http(s)://URL, llm:MODEL?opts{extra}"
 
 
-def check_agent(spec: str, game: Game) -> None:
+def check_agent(spec: str, game: Game, *, allow_insecure: bool = False) -> None:
     """Refuse now (InputError) an agent name that can never make a player in ``game``,
     without starting anything."""
     spec = spec.strip()
     if spec == HUMAN:
+        return
+    if spec.startswith(LLM):
+        from enoch.arena.llm import check_spec
+
+        check_spec(spec, game, allow_insecure=allow_insecure)
         return
     if spec.startswith("builtin:"):
         name, _ = parse_builtin(spec)
@@ -186,6 +203,10 @@ def make_player(
     if isinstance(agent, str):
         spec = agent.strip()
         label = name or spec
+        if spec.startswith(LLM):
+            from enoch.arena.llm import make_llm_player
+
+            return make_llm_player(spec, label, game, limits)
         check_agent(spec, game)
         if spec == HUMAN:
             return ObjectPlayer(label, game.human())
@@ -210,6 +231,7 @@ def make_player(
 
 __all__ = [
     "HUMAN",
+    "LLM",
     "TRANSPORTS",
     "CallablePlayer",
     "ObjectPlayer",

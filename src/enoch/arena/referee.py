@@ -35,6 +35,7 @@ from enoch.arena.clock import Clock, TimeControl
 from enoch.arena.decode import decode_answer
 from enoch.arena.players import Player, Turn, make_player
 from enoch.arena.transport import Limits, TransportError
+from enoch.errors import AgentSetupError
 from enoch.game.api import Game, Refusal, Start, State
 
 DEFAULT_TIMEOUT = 60.0
@@ -44,6 +45,7 @@ _TRANSPORT_TERMINATION = {
     "timeout": "timeout",
     "oversize": "invalid_answer",
     "invalid_answer": "invalid_answer",
+    "abandoned": "abandoned",  # the endpoint of an llm: agent stayed down: nobody's fault
 }
 
 Log = Callable[[dict[str, Any]], None]
@@ -81,6 +83,9 @@ class GameResult:
     seat_names: tuple[str, ...] = ()  # the game's names of the seats (white, black)
     record: str | None = None  # the game's text record, when the game makes it from the state
     seconds: float = 0.0
+    #: per seat: requests, retries, illegal, invalid, prompt_tokens, completion_tokens,
+    #: seconds, cost (see :class:`Usage`)
+    usage: list[dict[str, Any]] | None = None
 
     @property
     def plies(self) -> int:
@@ -133,6 +138,8 @@ class GameResult:
                 "seconds": round(self.seconds, 3),
             }
         )
+        if self.usage is not None:
+            out["usage"] = self.usage
         for key, value in self.extras.items():
             out.setdefault(key, value)
         return out
@@ -140,6 +147,44 @@ class GameResult:
     def to_dict(self) -> dict[str, Any]:
         """Everything (for passing between processes)."""
         return asdict(self)
+
+
+@dataclass
+class Usage:
+    """One seat's accounting in one game, the same fields for every kind of agent:
+    ``requests`` (answers asked; for an ``llm:`` agent its HTTP requests, failed ones
+    included), ``retries`` (refused answers asked again), ``illegal`` and ``invalid`` (answers
+    refused as illegal moves, or as not JSON / not the schema), the tokens an endpoint reported
+    (null for agents that have none), ``seconds`` waiting for the agent, and ``cost`` (null
+    without a price)."""
+
+    requests: int = 0
+    retries: int = 0
+    illegal: int = 0
+    invalid: int = 0
+    seconds: float = 0.0
+
+    def line(self, own: dict[str, Any] | None, before: dict[str, Any] | None) -> dict[str, Any]:
+        """The results line's object; ``own`` and ``before`` are the player's counts now and
+        at the start (a player object may play several games)."""
+        out: dict[str, Any] = {
+            "requests": self.requests,
+            "retries": self.retries,
+            "illegal": self.illegal,
+            "invalid": self.invalid,
+            "prompt_tokens": None,
+            "completion_tokens": None,
+            "seconds": round(self.seconds, 6),
+            "cost": None,
+        }
+        if own is not None:
+            before = before or {}
+            for key in ("requests", "prompt_tokens", "completion_tokens", "cost"):
+                now = own.get(key)
+                if now is not None:
+                    then = before.get(key) or 0
+                    out[key] = round(now - then, 9) if isinstance(now, float) else now - then
+        return out
 
 
 class _Ended(Exception):
@@ -175,6 +220,7 @@ class Referee:
         self.clock = Clock(self.config.tc, state.seats) if self.config.tc else None
         self.clocks: list[float] | None = [] if self.clock else None
         self.last: dict[str, Any] = {}
+        self.usage = [Usage() for _ in self.players]
 
     # ------------------------------------------------------------------ helpers
     def _emit(self, event: str, **data: Any) -> None:
@@ -199,6 +245,7 @@ class Referee:
         start = time.perf_counter()
         for player in self.players:
             player.start()
+        counted = [p.usage() for p in self.players]
         self._emit(
             "start",
             variant=self.game.name,
@@ -230,6 +277,10 @@ class Referee:
             seat_names=tuple(self.game.seat_names),
             seconds=time.perf_counter() - start,
         )
+        result.usage = [
+            u.line(p.usage(), before)
+            for u, p, before in zip(self.usage, self.players, counted, strict=True)
+        ]
         result.record = state.record(names, result)
         self._emit(
             "end",
@@ -276,11 +327,15 @@ class Referee:
             )
             if self.log is not None:
                 self._emit("state", player=seat, state=turn.view())
+            usage = self.usage[seat]
+            usage.requests += 1
             t0 = time.perf_counter()
             try:
                 raw = player.ask(turn)
             except TransportError as exc:
-                spent += time.perf_counter() - t0
+                elapsed = time.perf_counter() - t0
+                spent += elapsed
+                usage.seconds += elapsed
                 self._emit(
                     "answer",
                     player=seat,
@@ -288,20 +343,29 @@ class Referee:
                     kind=exc.kind,
                     elapsed=round(spent, 6),
                     stderr=exc.stderr or player.stderr(),
+                    **(player.detail() or {}),
                 )
                 termination = _TRANSPORT_TERMINATION.get(exc.kind, "crash")
-                if termination == "invalid_answer" and failures < cfg.retries:
-                    failures += 1
-                    last_error = str(exc)
-                    self._emit("decision", player=seat, decision="retry", reason=str(exc))
-                    continue
+                if termination == "invalid_answer":
+                    usage.invalid += 1
+                    if failures < cfg.retries:
+                        failures += 1
+                        usage.retries += 1
+                        last_error = str(exc)
+                        self._emit("decision", player=seat, decision="retry", reason=str(exc))
+                        continue
                 raise _Ended(seat, termination, str(exc)) from None
+            except AgentSetupError:
+                raise  # the agent cannot play at all as configured: the run stops (exit 2)
             except Exception as exc:  # an in-process agent raised: that is its crash
-                spent += time.perf_counter() - t0
+                elapsed = time.perf_counter() - t0
+                spent += elapsed
+                usage.seconds += elapsed
                 self._emit("answer", player=seat, error=repr(exc)[:500], kind="crash")
                 raise _Ended(seat, "crash", f"agent raised {type(exc).__name__}: {exc}") from None
             elapsed = time.perf_counter() - t0
             spent += elapsed
+            usage.seconds += elapsed
             if self.log is not None:
                 self._emit(
                     "answer",
@@ -309,6 +373,7 @@ class Referee:
                     raw=state.action_text(raw) if type(raw) is int else raw,
                     elapsed=round(elapsed, 6),
                     stderr=player.stderr(),
+                    **(player.detail() or {}),
                 )
             if timed and spent > allowed:
                 raise _Ended(
@@ -328,11 +393,18 @@ class Referee:
                         "decision", player=seat, decision=verdict.decision, reason=verdict.reason
                     )
                     if rule_refusals >= self.game.rule_refusals:
+                        usage.invalid += 1
                         raise _Ended(seat, "invalid_answer", verdict.forfeit or verdict.reason)
+                    usage.retries += 1
                     last_error = verdict.reason
                     continue
+                if verdict.kind == "illegal_move":
+                    usage.illegal += 1
+                else:
+                    usage.invalid += 1
                 if failures < cfg.retries:
                     failures += 1
+                    usage.retries += 1
                     last_error = verdict.reason
                     self._emit("decision", player=seat, decision="retry", reason=verdict.reason)
                     continue
@@ -415,4 +487,4 @@ def play_game(
                     p.close()
 
 
-__all__ = ["DEFAULT_TIMEOUT", "GameConfig", "GameResult", "Referee", "play_game"]
+__all__ = ["DEFAULT_TIMEOUT", "GameConfig", "GameResult", "Referee", "Usage", "play_game"]

@@ -71,6 +71,8 @@ class Limits:
     max_answer_bytes: int = MAX_ANSWER_BYTES
     max_stderr_bytes: int = MAX_STDERR_BYTES
     memory_mb: int | None = MEMORY_LIMIT_MB
+    #: ``llm:`` agents may send their API key over plain HTTP to a host that is not loopback
+    allow_insecure: bool = False
 
 
 def _limit_child(memory_mb: int | None) -> Callable[[], None]:

@@ -217,6 +217,32 @@ class ChessState(State):
             self.pos, self.history(), draw_offer=self.draw_offer_field(), **(fields or {})
         )
 
+    def views(self, seat: int, names: Sequence[str]) -> dict[str, str]:
+        """For language models: ``fen``, ``ascii`` (White at the bottom), ``legal`` (every
+        legal move in UCI and SAN), ``history`` (the game's moves in SAN, numbered)."""
+        import chess
+
+        board = chess.Board(self.start_fen)
+        sans: list[str] = []
+        want_history = "history" in names
+        for move in self.moves():
+            mv = chess.Move.from_uci(move)
+            if want_history:
+                sans.append(board.san(mv))
+            board.push(mv)
+        out: dict[str, str] = {}
+        for name in names:
+            if name == "fen":
+                out[name] = self.pos.fen()
+            elif name == "ascii":
+                out[name] = _ascii(board)
+            elif name == "legal":
+                legal = [f"{m.uci()} ({board.san(m)})" for m in board.legal_moves]
+                out[name] = ", ".join(legal) if legal else "(none)"
+            elif name == "history":
+                out[name] = _numbered(sans, chess.Board(self.start_fen)) or "(no moves yet)"
+        return out
+
     def clock_field(self, remaining: Sequence[float], increment: float, moves_to_go: int) -> Any:
         out: dict[str, Any] = {
             "white": round(remaining[0], 3),
@@ -375,6 +401,30 @@ class ChessState(State):
         return "1/2-1/2" if out.winner is None else ("1-0" if out.winner == 0 else "0-1")
 
 
+def _ascii(board: Any) -> str:
+    """The board as text, rank 8 on top, with file letters and rank numbers."""
+    rows = str(board).splitlines()
+    lines = [f"{8 - i} {row}" for i, row in enumerate(rows)]
+    lines.append("  a b c d e f g h")
+    lines.append("(uppercase: White, lowercase: Black, '.': empty)")
+    return "\n".join(lines)
+
+
+def _numbered(sans: Sequence[str], start: Any) -> str:
+    """SAN moves numbered as in a score sheet (``1. e4 e5 2. Nf3``)."""
+    number = start.fullmove_number
+    black = start.turn is False
+    parts: list[str] = []
+    for san in sans:
+        if not black:
+            parts.append(f"{number}. {san}")
+        else:
+            parts.append(san if parts else f"{number}... {san}")
+            number += 1
+        black = not black
+    return " ".join(parts)
+
+
 class ChessGame(Game):
     """FIDE chess (2023 Laws): two seats, white and black."""
 
@@ -400,6 +450,8 @@ class ChessGame(Game):
     )
     builtins = BUILTINS
     prefixes = ("uci:",)
+    view_names = ("fen", "ascii", "legal", "history")
+    default_views = ("fen", "ascii", "legal", "history")
 
     def seats(self, setup: Setup) -> int:
         return 2
@@ -465,6 +517,19 @@ class ChessGame(Game):
         from enoch.fide.human import TerminalPlayer
 
         return TerminalPlayer()
+
+    # ------------------------------------------------------------------ for models
+    def rulebook(self) -> str:
+        from importlib.resources import files
+
+        return files("enoch.fide").joinpath("rulebook.md").read_text(encoding="utf-8")
+
+    def answer_schema(self) -> dict[str, Any] | None:
+        import json
+        from importlib.resources import files
+
+        text = files("enoch.protocol").joinpath("schema/answer.schema.json").read_text("utf-8")
+        return dict(json.loads(text))
 
     # ------------------------------------------------------------------ records
     def record_text(self, result: Any, *, event: str, round_: str) -> str:

@@ -193,6 +193,12 @@ class State(ABC):
         game writes records from results alone (chess, see :meth:`Game.record_text`)."""
         return None
 
+    def views(self, seat: int, names: Sequence[str]) -> dict[str, str]:
+        """Named texts that show ``seat`` the position another way beside the state JSON
+        (chess: ``fen``, ``ascii``, ``legal``, ``history``), for language models; only the
+        ``names`` asked for, each one of :attr:`Game.view_names`. Default: none."""
+        return {}
+
 
 class Game(ABC):
     """A game the arena can referee. Subclasses are registered by name (see
@@ -213,6 +219,9 @@ class Game(ABC):
     default_max_plies: int | None = None
     #: the seat names people read (``white``/``black``); indexed by seat
     seat_names: tuple[str, ...] = ()
+    #: the names :meth:`State.views` knows, and those a language model is shown by default
+    view_names: tuple[str, ...] = ()
+    default_views: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ declaration
     def setup(
@@ -272,6 +281,19 @@ class Game(ABC):
         from enoch.errors import InputError
 
         raise InputError(f"{self.name} has no terminal player")
+
+    # ------------------------------------------------------------------ for language models
+    def rulebook(self) -> str:
+        """The rules and the protocol written for a model (``enoch rulebook``): the system
+        prompt of ``llm:`` agents. Default: a short note that points at the state's fields."""
+        return (
+            f"You play {self.title}. Before each of your decisions you receive the state as "
+            "JSON; answer with exactly one JSON object, as the game's protocol defines it.\n"
+        )
+
+    def answer_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema of an answer (an endpoint's structured-output mode), if any."""
+        return None
 
     # ------------------------------------------------------------------ records
     def record_text(self, result: Any, *, event: str, round_: str) -> str:
