@@ -455,6 +455,9 @@ class LlmPlayer(Player):
         payload = self._payload(messages)
         reply = self._complete(payload, deadline, trace)
         text, reasoning, usage = self._read(reply)
+        # a model could repeat the key (a prompt that leaked it): it stops here
+        text = self._scrub(text)
+        reasoning = None if reasoning is None else self._scrub(reasoning)
         self.counts.tokens(usage)
         if isinstance(usage, dict):
             trace.prompt_tokens = _int_or_none(usage.get("prompt_tokens"))

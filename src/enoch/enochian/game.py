@@ -118,6 +118,18 @@ class EnochianState(State):
             forfeit = f"{ARMY_NAMES[army]} ({names[seat]}): {detail}"
         return format_record(self.st, names, forfeit)
 
+    # ------------------------------------------------------------------ for language models
+    def views(self, seat: int, names: Sequence[str]) -> dict[str, str]:
+        """``board`` (a text grid), ``armies`` (who commands each and its men), ``teams``,
+        ``frozen`` (frozen and withdrawn armies, prisoners), ``die`` (divination: this turn's
+        roll and what it allows), ``legal`` (every legal answer now, as JSON)."""
+        out: dict[str, str] = {}
+        for name in names:
+            make = _VIEWS.get(name)
+            if make is not None:
+                out[name] = make(self, seat)
+        return out
+
     # ------------------------------------------------------------------ agents' side
     def to_json(self, seat: int, fields: Mapping[str, Any] | None = None) -> dict[str, Any]:
         out = state_to_json(self.st)
@@ -178,6 +190,100 @@ class EnochianState(State):
             st.outcome = RulesOutcome(1 - self.team_of(seat), termination)
 
 
+def _view_board(state: EnochianState, seat: int) -> str:
+    from enoch.enochian.render import board_text
+
+    return (
+        board_text(state.st).plain
+        + "letters: K king, Q queen, B bishop, N knight, R rook, P pawn\n"
+    )
+
+
+def _view_armies(state: EnochianState, seat: int) -> str:
+    from enoch.enochian.geometry import KIND_LETTERS, SQUARE_NAMES
+
+    st = state.st
+    lines = []
+    for a in st.config.order:
+        controller = st.config.controllers[st.commander[a]]
+        who = "you" if controller == seat else f"player {controller}"
+        extra = ""
+        if st.commander[a] != a:
+            extra = f", commanded by {ARMY_NAMES[st.commander[a]]}"
+        if st.frozen >> a & 1:
+            extra += ", frozen"
+        men = [f"{KIND_LETTERS[k]}{SQUARE_NAMES[s]}" for s, army, k in st.men() if army == a]
+        lines.append(
+            f"{ARMY_NAMES[a]} ({TEAM_NAMES[a % 2]}, moved by {who}{extra}): "
+            + (" ".join(men) or "no men")
+        )
+    lines.append(
+        f"to move: {ARMY_NAMES[st.army_to_move]}; to answer now: {ARMY_NAMES[st.deciding_army]}"
+    )
+    return "\n".join(lines)
+
+
+def _view_teams(state: EnochianState, seat: int) -> str:
+    st = state.st
+    mine = TEAM_NAMES[state.team_of(seat)]
+    teams = []
+    for t in (0, 1):
+        armies = [ARMY_NAMES[a] for a in range(4) if a % 2 == t]
+        teams.append(f"{TEAM_NAMES[t]}: {' and '.join(armies)}")
+    controllers = st.config.controllers
+    seats = ", ".join(
+        f"player {p}: {' and '.join(ARMY_NAMES[a] for a in range(4) if controllers[a] == p)}"
+        for p in range(state.seats)
+    )
+    return f"{'; '.join(teams)}. You are player {seat}, of the {mine}. Seats: {seats}."
+
+
+def _view_frozen(state: EnochianState, seat: int) -> str:
+    st = state.st
+    frozen = [ARMY_NAMES[a] for a in range(4) if st.frozen >> a & 1]
+    withdrawn = [ARMY_NAMES[a] for a in range(4) if st.withdrawn >> a & 1]
+    prisoners = [
+        f"{ARMY_NAMES[a]}'s king is held by {ARMY_NAMES[c]}"
+        for a, c in enumerate(st.captured_by)
+        if c >= 0
+    ]
+    parts = [
+        "frozen armies: " + (", ".join(frozen) or "none"),
+        "withdrawn: " + (", ".join(withdrawn) or "none"),
+        "prisoners: " + ("; ".join(prisoners) or "none"),
+    ]
+    return "\n".join(parts)
+
+
+def _view_die(state: EnochianState, seat: int) -> str:
+    st = state.st
+    if st.config.divination is None:
+        return "no divination in this game: no die"
+    if not st.die:
+        return "the die has not been rolled for this turn"
+    return f"the die shows {st.die}: {st.config.die_table[st.die - 1]}"
+
+
+def _view_legal(state: EnochianState, seat: int) -> str:
+    import json
+
+    from enoch.enochian.protocol import move_to_json
+
+    st = state.st
+    answers = [json.dumps(move_to_json(st, m)) for m in st.legal_actions()]
+    return "\n".join(answers) if answers else "(none)"
+
+
+_VIEWS = {
+    "board": _view_board,
+    "armies": _view_armies,
+    "teams": _view_teams,
+    "frozen": _view_frozen,
+    "die": _view_die,
+    "legal": _view_legal,
+}
+
+
 def _armies() -> tuple[str, ...]:
     return tuple(ARMY_NAMES)
 
@@ -191,6 +297,8 @@ class EnochianGame(Game):
     rule_refusals = 2
     seats_option = "players"
     default_max_plies = 400
+    view_names = ("board", "armies", "teams", "frozen", "die", "legal")
+    default_views = ("board", "armies", "teams", "frozen", "die", "legal")
     options = (
         OptionSpec(
             "array",
@@ -255,6 +363,16 @@ class EnochianGame(Game):
 
     def seats(self, setup: Setup) -> int:
         return int(setup.options.get("players") or 2)
+
+    def rulebook(self) -> str:
+        from importlib.resources import files
+
+        return files("enoch.enochian").joinpath("rulebook.md").read_text(encoding="utf-8")
+
+    def answer_schema(self) -> dict[str, Any] | None:
+        from enoch.enochian.protocol import schema
+
+        return dict(schema("answer"))
 
     def _rules(self, setup: Setup) -> dict[str, Any]:
         rule_names = RuleOptions().as_dict()
