@@ -45,6 +45,7 @@ class Seen:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     status: int = 200
+    at: float = field(default_factory=time.monotonic)  # when the request arrived
 
 
 class Endpoint:

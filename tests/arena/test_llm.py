@@ -10,6 +10,7 @@ or stderr.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from pathlib import Path
@@ -523,6 +524,64 @@ def test_abandoned_games_are_not_rated() -> None:
     from enoch.arena.match import pairwise_games
 
     assert pairwise_games(outcome) == [(0, 1, 1.0)]
+
+
+def test_rpm_is_shared_by_the_games_of_a_run(tmp_path: Path) -> None:
+    """Two games at once (threads) against one endpoint at rpm=300: requests 0.2 s apart."""
+    results = tmp_path / "r.jsonl"
+    with Endpoint() as ep:
+        spec = llm(ep, rpm="300")
+        code = main(
+            [
+                "match",
+                spec,
+                spec,
+                "--games",
+                "2",
+                "--concurrency",
+                "2",
+                "--fen",
+                "startpos",
+                "--max-plies",
+                "4",
+                "--results",
+                str(results),
+            ]
+        )
+    assert code == 0
+    times = sorted(s.at for s in ep.seen)
+    assert len(times) == 8
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert min(gaps) >= 0.18, gaps
+
+
+def test_four_seat_enochian_usage_is_aligned_with_seats() -> None:
+    with Endpoint(variant="enochian") as ep:
+        agents = [llm(ep), "builtin:random", llm(ep), "builtin:random"]
+        result = play_game(
+            *agents,
+            variant="enochian",
+            options={"players": 4},
+            max_plies=12,
+            config=GameConfig(timeout=10),
+        )
+    usage = result.to_json()["usage"]
+    assert len(usage) == len(result.seats) == 4
+    assert usage[0]["requests"] + usage[2]["requests"] == ep.requests
+    assert usage[1]["prompt_tokens"] is None and usage[3]["prompt_tokens"] is None
+    assert usage[0]["requests"] >= 2 and usage[2]["requests"] >= 2
+
+
+def test_concurrent_match_with_a_rejected_key_is_exit_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    with Endpoint([Step(status=401)] * 8) as ep:
+        spec = llm(ep, api_key_env=KEY_ENV)
+        code = main(["match", spec, "builtin:random", "--games", "4", "--concurrency", "4"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "refused the API key" in err and SECRET not in err
 
 
 def test_network_bound_matches_use_threads() -> None:
