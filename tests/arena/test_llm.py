@@ -173,6 +173,26 @@ def test_san_text_is_invalid_then_corrected() -> None:
     assert "the model's text contains no JSON object" in retry[3]["content"]
 
 
+def test_san_object_is_refused_by_the_schema() -> None:
+    with Endpoint([Step(text='{"move": "Nf3"}')]) as ep:
+        result, _ = play(llm(ep), retries=1, max_plies=2)
+    assert result.termination == "move_limit"
+    assert result.to_json()["usage"][0]["invalid"] == 1
+    refusal = ep.seen[1].body["messages"][3]["content"]
+    assert refusal.startswith("The referee refused your answer: ")
+    assert json.loads(refusal.split("state:\n", 1)[1])["last_error"] in refusal
+
+
+def test_enochian_illegal_then_legal() -> None:
+    illegal = '{"from": "d4", "to": "d5", "promotion": null}'  # d4 is empty at the start
+    with Endpoint([Step(text=illegal)], variant="enochian") as ep:
+        result, _ = play(llm(ep), "enochian", retries=1, max_plies=2)
+    assert result.termination == "move_limit", result.reason
+    usage = result.to_json()["usage"][0]
+    assert (usage["illegal"], usage["retries"]) == (1, 1)
+    assert "d4-d5 is not a legal move" in ep.seen[1].body["messages"][3]["content"]
+
+
 def test_illegal_then_legal_after_the_refusal() -> None:
     illegal = '{"from": "e2", "to": "e5", "promotion": null}'
     with Endpoint([Step(text=f"My move: {illegal}")]) as ep:
