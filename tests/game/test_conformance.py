@@ -346,6 +346,32 @@ def test_a_broken_declaration_is_caught() -> None:
     with pytest.raises(AssertionError, match="the default of option 'players'"):
         check_game(BadDefault())
 
+    class UnknownView(RaceGame):
+        default_views = ("board",)
+
+    with pytest.raises(AssertionError, match="default view 'board' is not in view_names"):
+        check_game(UnknownView())
+
+
+class ChessMissingView(ChessState):
+    """Chess that forgets one of its declared views."""
+
+    def views(self, seat: int, names: Sequence[str]) -> dict[str, str]:
+        out = super().views(seat, names)
+        out.pop("history", None)
+        return out
+
+
+class ChessWithoutHistoryView(ChessGame):
+    def new_state(self, setup: Setup, start: Start | None = None) -> ChessState:
+        good = super().new_state(setup, start)
+        return ChessMissingView(self, good.start_fen, good.moves(), good.opening, setup.max_plies)
+
+
+def test_a_view_that_is_missing_is_caught() -> None:
+    with pytest.raises(AssertionError, match=r"views\(\['fen', 'ascii', 'legal', 'history'\]\)"):
+        check_game(ChessWithoutHistoryView())
+
 
 class ChessUndoForgetsOffer(ChessState):
     """Chess whose undo of a move forgets the draw offer that stood before it."""

@@ -15,10 +15,12 @@ where (setup, start, playout, ply and the last moves) and with what values.
 What is checked:
 
 - the declaration: options (unique names, defaults that parse to themselves), seats, seat
-  names, teams, the starts of a schedule;
+  names, teams, the starts of a schedule; for language models, default views among the view
+  names, a rulebook text, an answer schema (a dict) or None;
 - every live state: ``current_seat()`` in range, ``legal_actions()`` non-empty, no outcome,
   ``result_text()`` is ``*``, ``len(moves()) == ply``; ``to_json(seat)`` of every seat (and with
-  the referee's optional fields) survives ``json.dumps``/``json.loads`` unchanged;
+  the referee's optional fields) survives ``json.dumps``/``json.loads`` unchanged; every few
+  plies ``views`` gives a text for each of the game's view names;
 - ``judge``: every legal action, given natively, comes back as is; malformed answers
   (:data:`MALFORMED_ANSWERS`) are an ``invalid_answer`` :class:`~enoch.game.api.Refusal`; it
   never raises and never changes the state; every refusal has a known kind and a reason;
@@ -206,6 +208,15 @@ def _check_declaration(game: Game) -> None:
         raise AssertionError(f"{where}: seats_option {game.seats_option!r} is not an option")
     if not _is_int(game.rule_refusals) or game.rule_refusals < 1:
         raise AssertionError(f"{where}: rule_refusals must be a positive int")
+    unknown = [v for v in game.default_views if v not in game.view_names]
+    if unknown:
+        raise AssertionError(f"{where}: default view {unknown[0]!r} is not in view_names")
+    rulebook = game.rulebook()
+    if not isinstance(rulebook, str) or not rulebook.strip():
+        raise AssertionError(f"{where}: rulebook() must be a non-empty text")
+    schema = game.answer_schema()
+    if schema is not None and not isinstance(schema, dict):
+        raise AssertionError(f"{where}: answer_schema() must be a dict or None")
 
 
 def _check_setup(game: Game, setup: Setup, where: _Where) -> list[Start]:
@@ -350,9 +361,15 @@ def _view(
 
 
 def _check_views(state: State, where: _Where) -> None:
-    """Every seat's view, and the seat to move's with the referee's optional fields."""
+    """Every seat's view, and the seat to move's with the referee's optional fields; every
+    ply of eight, the views a language model is shown (``State.views``)."""
     for seat in range(state.seats):
         _view(state, where, seat)
+    if state.ply % 8 == 0:
+        names = state.game.view_names
+        views = state.views(state.current_seat(), names)
+        if set(views) != set(names) or not all(isinstance(t, str) for t in views.values()):
+            raise where.fail(f"views({list(names)}) gave {_short(views)}")
     clock = state.clock_field([60.0] * state.seats, 0.5, 0)
     _json_text(clock, where, "clock_field(...)")
     fields = {"last_error": "a refused answer", "move_time_limit": 1.5, "clock": clock}
