@@ -338,6 +338,9 @@ def test_spec_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         parse_spec(f"llm:m?api_key_env={KEY_ENV}")
     with pytest.raises(InputError, match="never put a key"):
         parse_spec("llm:m?api_key=sk-123")
+    with pytest.raises(InputError, match="must not hold credentials") as info:
+        parse_spec("llm:m?base_url=https://user:hunter2@api.example.org/v1")
+    assert "hunter2" not in str(info.value)
     with pytest.raises(InputError, match="unknown option"):
         parse_spec("llm:m?temprature=1")
     with pytest.raises(InputError, match="model name is empty"):

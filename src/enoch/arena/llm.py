@@ -177,6 +177,11 @@ def parse_spec(spec: str, *, allow_insecure: bool = False) -> LlmSpec:
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InputError(f"llm:{model}: base_url must be an http(s) URL, got {base_url[:80]!r}")
+    if parts.username is not None or parts.password is not None:
+        raise InputError(
+            f"llm:{model}: base_url must not hold credentials (they would reach records and "
+            "logs); put the key in an environment variable and name it with api_key_env="
+        )
     try:
         parts.port  # noqa: B018 (a bad port raises)
     except ValueError:
