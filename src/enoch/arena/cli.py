@@ -283,7 +283,7 @@ def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
         limits=Limits(
             max_answer_bytes=args.max_answer_bytes,
             memory_mb=args.memory_mb or None,
-            allow_insecure=args.allow_insecure,
+            allow_insecure=bool(getattr(args, "allow_insecure", False)),
         ),
     )
 
