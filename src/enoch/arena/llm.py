@@ -399,6 +399,7 @@ class LlmPlayer(Player):
             schema = self.game.answer_schema()
             if schema is None:
                 return {"type": "json_object"}
+            schema = structured_schema(schema)
             return {
                 "type": "json_schema",
                 "json_schema": {"name": "answer", "schema": schema, "strict": False},
@@ -715,6 +716,17 @@ class LlmPlayer(Player):
 
 class _Stale(Exception):
     """A kept-alive connection the server had closed: reopen it, count nothing."""
+
+
+def structured_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A game's answer schema in the shape structured-output endpoints take: no ``$schema`` or
+    ``$id``, an object at the root, ``anyOf`` for the root's ``oneOf`` (the same answers: the
+    protocols' answer shapes exclude one another)."""
+    out = {k: v for k, v in schema.items() if k not in ("$schema", "$id")}
+    if "oneOf" in out:
+        out["anyOf"] = out.pop("oneOf")
+    out.setdefault("type", "object")
+    return out
 
 
 def _int_or_none(value: Any) -> int | None:
