@@ -138,8 +138,10 @@ def concurrency(latency: float, workers: int, games: int) -> None:
         game = find_game("chess")
         setup = game.setup({"fen": "startpos"}, max_plies=20)
         config = GameConfig(timeout=30)
+        cpu = [0.0]  # this process's CPU seconds per game, of the last run
 
         def run(n: int, k: int) -> tuple[float, int]:
+            cpu0 = time.process_time()
             t0 = time.perf_counter()
             outcome = run_match(
                 agent,
@@ -151,6 +153,7 @@ def concurrency(latency: float, workers: int, games: int) -> None:
                 concurrency=k,
             )
             dt = time.perf_counter() - t0
+            cpu[0] = (time.process_time() - cpu0) / n
             answers = 0
             for sched, result in outcome.games:
                 assert result.termination == "move_limit", result.reason
@@ -170,7 +173,7 @@ def concurrency(latency: float, workers: int, games: int) -> None:
         print(
             f"{workers} games at once: {rate:.2f} games/s over {games} games; ideal "
             f"{ideal:.2f} games/s ({workers} x one game's rate): {100 * rate / ideal:.0f}% "
-            "of ideal"
+            f"of ideal; the referee's process used {cpu[0] * 1000:.1f} ms of CPU per game"
         )
     finally:
         proc.kill()
