@@ -294,6 +294,21 @@ def test_endpoint_down_abandons_the_game() -> None:
     assert result.to_json()["usage"][0]["requests"] == 0
 
 
+def test_cli_match_names_the_abandoned_games(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    with Endpoint([Step(status=503)] * 100) as ep:
+        code = main(
+            ["match", llm(ep), "builtin:random", "--games", "1", "--fen", "startpos",
+             "--timeout", "0.6", "--results", str(tmp_path / "r.jsonl")]
+        )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "abandoned 1" in out and "abandoned (the endpoint stayed down; not rated): game 1" in out
+    line = json.loads((tmp_path / "r.jsonl").read_text())
+    assert (line["result"], line["winner"], line["termination"]) == ("*", None, "abandoned")
+
+
 def test_malformed_body_is_the_endpoint_failure() -> None:
     with Endpoint([Step(raw=b"<html>bad gateway</html>"), Step(raw=b'{"choices": []}')]) as ep:
         result, events = play(llm(ep), max_plies=1)
@@ -450,6 +465,8 @@ def test_cli_match_usage_equals_the_endpoint(
         }
     assert requests == ep.requests
     assert (prompt, completion) == ep.tokens()
+    out = capsys.readouterr().out
+    assert f"{requests} requests, 0 retries, {prompt} prompt + {completion} completion" in out
     for log in (tmp_path / "logs").iterdir():
         for text in log.read_text().splitlines():
             VALIDATOR.validate(json.loads(text))

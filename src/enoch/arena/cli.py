@@ -498,6 +498,8 @@ def _match(args: argparse.Namespace) -> int:
     out.print(
         "terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items())), markup=False
     )
+    for line in _usage_lines(outcome):
+        out.print(line, markup=False, soft_wrap=True)
     if sprt is not None:
         sc = outcome.score(0)
         lo, hi = sprt.bounds()
@@ -512,6 +514,38 @@ def _match(args: argparse.Namespace) -> int:
             markup=False,
         )
     return 0
+
+
+def _usage_lines(outcome: Any) -> list[str]:
+    """For agents that report tokens (``llm:``): their requests, tokens and cost over the
+    match; and which games were abandoned, to be played again with ``--first``."""
+    totals: dict[int, dict[str, float]] = {}
+    abandoned: list[int] = []
+    for sched, result in outcome.games:
+        if result.termination == "abandoned":
+            abandoned.append(sched.index)
+        for seat, usage in enumerate(result.usage or []):
+            if usage.get("prompt_tokens") is None and usage.get("cost") is None:
+                continue
+            t = totals.setdefault(sched.seats[seat], {})
+            for key in ("requests", "retries", "prompt_tokens", "completion_tokens", "cost"):
+                t[key] = t.get(key, 0.0) + float(usage.get(key) or 0)
+            t["priced"] = t.get("priced", 0.0) + (usage.get("cost") is not None)
+    lines = []
+    for agent, t in sorted(totals.items()):
+        cost = f", cost {t['cost']:.4f}" if t["priced"] else ""
+        lines.append(
+            f"usage of {outcome.names[agent]}: {t['requests']:.0f} requests, "
+            f"{t['retries']:.0f} retries, {t['prompt_tokens']:.0f} prompt + "
+            f"{t['completion_tokens']:.0f} completion tokens{cost}"
+        )
+    if abandoned:
+        shown = ", ".join(map(str, abandoned[:10])) + (" ..." if len(abandoned) > 10 else "")
+        lines.append(
+            f"abandoned (the endpoint stayed down; not rated): game {shown}; play game G again "
+            "with --first G-1 --games 1"
+        )
+    return lines
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -615,6 +649,8 @@ def _tournament(args: argparse.Namespace) -> int:
         )
     title = "crosstable" + (" (gauntlet)" if args.gauntlet else "")
     out.print(_ratings_table(outcome, title))
+    for line in _usage_lines(outcome):
+        out.print(line, markup=False, soft_wrap=True)
     return 0
 
 
