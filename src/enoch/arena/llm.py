@@ -18,9 +18,9 @@ the arena's one question, "your answer to this state":
   itself; a new turn starts a new conversation (the state carries everything);
 - the endpoint's failures are retried with backoff (``Retry-After`` honoured) inside the
   move's deadline; when the deadline passes with the endpoint still failing, the game is
-  ``abandoned`` (nobody's fault, not rated); a hang until the deadline is the agent's
-  ``timeout``, as for any agent; a rejected key (401/403) or an unknown model (404) stops the
-  run as an input error;
+  ``abandoned`` (nobody's fault, not rated), also when the deadline falls during a retry; a
+  first request that hangs until the deadline is the agent's ``timeout``, as for any agent; a
+  rejected key (401/403) or an unknown model (404) stops the run as an input error;
 - the API key is read from the environment at the request and is never stored in a message:
   every error text is scrubbed of it, and it cannot reach a log, a record or a traceback;
 - requests per minute (``rpm=``) are paced per endpoint for every game of the process, so a
@@ -517,6 +517,12 @@ class LlmPlayer(Player):
                 reply = self._post(payload, deadline, trace)
                 self._check(reply)
                 return reply
+            except AgentTimeout:
+                if trace.errors:  # the deadline fell while retrying the endpoint's failures
+                    raise EndpointDown(
+                        f"the endpoint kept failing until the deadline: {last}"
+                    ) from None
+                raise
             except _Failure as exc:
                 last = self._scrub(str(exc))
                 trace.errors.append(last)
