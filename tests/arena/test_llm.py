@@ -608,8 +608,11 @@ def test_rpm_is_shared_by_the_games_of_a_run(tmp_path: Path) -> None:
     assert code == 0
     times = sorted(s.at for s in ep.seen)
     assert len(times) == 8
+    # each request takes the next slot, 0.2 s after the one before: 8 requests span 1.4 s or
+    # more (without the limit they take milliseconds); arrival gaps may jitter on a busy host
+    assert times[-1] - times[0] >= 1.35, times
     gaps = [b - a for a, b in itertools.pairwise(times)]
-    assert min(gaps) >= 0.18, gaps
+    assert sorted(gaps)[len(gaps) // 2] >= 0.15, gaps
 
 
 def test_four_seat_enochian_usage_is_aligned_with_seats() -> None:
