@@ -644,6 +644,37 @@ def test_concurrent_match_with_a_rejected_key_is_exit_2(
     assert "refused the API key" in err and SECRET not in err
 
 
+def test_a_network_bound_match_runs_in_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    import enoch.arena.match as match
+
+    def no_processes(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a network-bound match started worker processes")
+
+    monkeypatch.setattr(match, "ProcessPoolExecutor", no_processes)
+    with Endpoint() as ep:
+        outcome = match.run_match(
+            llm(ep),
+            "builtin:random",
+            setup=find_game("chess").setup({"fen": "startpos"}, max_plies=4),
+            games=4,
+            concurrency=4,
+        )
+    assert [r.termination for _, r in outcome.games] == ["move_limit"] * 4
+    assert ep.requests == 8
+
+
+def test_retry_after_as_a_number_or_a_date() -> None:
+    from email.utils import formatdate
+
+    from enoch.arena.llm import _retry_after
+
+    assert _retry_after({"retry-after": "2.5"}) == 2.5
+    later = _retry_after({"retry-after": formatdate(time.time() + 30, usegmt=True)})
+    assert later is not None and 25 < later <= 31
+    assert _retry_after({"retry-after": "soon"}) is None
+    assert _retry_after({}) is None
+
+
 def test_network_bound_matches_use_threads() -> None:
     assert network_bound(["llm:m", "builtin:random"])
     assert network_bound(["llm:m", "https://example.org/agent"])
