@@ -114,8 +114,62 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _outputs(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--concurrency", type=int, default=1, metavar="K", help="games at once (processes)"
+        "--concurrency",
+        type=int,
+        default=None,
+        metavar="K",
+        help="games at once: local worker processes (default 1), or the workers of a local "
+        "Dask cluster (default: one per core)",
     )
+    d = p.add_argument_group("where games run (docs/distributed.md)")
+    d.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        default="local",
+        help="local: this machine's processes (default); dask: a Dask cluster (enoch[dask])",
+    )
+    d.add_argument(
+        "--address",
+        metavar="tcp://HOST:PORT",
+        help="with --backend dask: join this running scheduler (default: start a local "
+        "cluster on 127.0.0.1)",
+    )
+    d.add_argument(
+        "--dashboard", action="store_true", help="with a local Dask cluster: serve its dashboard"
+    )
+    d.add_argument(
+        "--resume",
+        metavar="RESULTS",
+        help="go on with the run that wrote this results file: its games are not played "
+        "again, new ones are appended",
+    )
+    d.add_argument(
+        "--game-timeout",
+        type=float,
+        metavar="S",
+        help="cancel a game still playing after S seconds (recorded as abandoned, not rated)",
+    )
+
+
+def _backend_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    from enoch.errors import InputError
+
+    if args.game_timeout is not None and not (
+        math.isfinite(args.game_timeout) and args.game_timeout > 0
+    ):
+        raise InputError("--game-timeout must be a positive number of seconds")
+    if args.dashboard and (args.backend != "dask" or args.address):
+        raise InputError("--dashboard needs --backend dask without --address")
+    if args.address is not None and args.backend != "dask":
+        raise InputError("--address needs --backend dask")
+    return {
+        "backend": args.backend,
+        "address": args.address,
+        "dashboard": args.dashboard,
+        "concurrency": args.concurrency,
+        "resume": args.resume,
+        "game_timeout": args.game_timeout,
+    }
 
 
 def register(sub: Any) -> None:
@@ -402,7 +456,7 @@ def _match(args: argparse.Namespace) -> int:
         raise InputError("--games must be at least 1")
     if args.first < 0:
         raise InputError("--first must not be negative")
-    if args.concurrency < 1:
+    if args.concurrency is not None and args.concurrency < 1:
         raise InputError("--concurrency must be at least 1")
     config = _config(args)
     starts = game.starts(setup)
@@ -429,10 +483,11 @@ def _match(args: argparse.Namespace) -> int:
             desc = f"+{sc.wins} ={sc.draws} -{sc.losses}  score {sc.fraction:.3f}"
             if sprt is not None:
                 lo, hi = sprt.bounds()
-                desc += f"  LLR {sprt.llr(sc):+.2f} [{lo:.2f}, {hi:.2f}]"
-            progress.update(task, advance=1, description=desc)
+                desc += f"  LLR {sprt.llr(outcome.pair_score(0)):+.2f} [{lo:.2f}, {hi:.2f}]"
+            progress.update(task, completed=len(outcome.games), description=desc)
             return False
 
+        backend = _backend_kwargs(args)
         outcome = run_match(
             *args.agents,
             variant=game,
@@ -444,10 +499,10 @@ def _match(args: argparse.Namespace) -> int:
             on_result=on_result,
             names=names,
             config=config,
-            concurrency=args.concurrency,
             record=args.record,
             results=args.results,
             log_dir=args.log_dir,
+            **backend,
         )
     if seats == 2:
         sc = outcome.score(0)
@@ -464,6 +519,13 @@ def _match(args: argparse.Namespace) -> int:
             f"{100 * sc.los():.1f}%",
         )
         out.print(table)
+        ps = outcome.pair_score(0)
+        if ps.pairs:
+            out.print(
+                f"pairs {ps.pairs} (0, ½, 1, 1½, 2 points: {', '.join(map(str, ps.counts))}), "
+                f"Elo over pairs {_fmt_elo(ps.elo())}",
+                markup=False,
+            )
     else:
         out.print(_ratings_table(outcome, f"{game.name}: {seats} seats"))
     terms: dict[str, int] = {}
@@ -473,7 +535,7 @@ def _match(args: argparse.Namespace) -> int:
         "terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items())), markup=False
     )
     if sprt is not None:
-        sc = outcome.score(0)
+        ps = outcome.pair_score(0)
         lo, hi = sprt.bounds()
         verdict = {
             "H1": f"H1 accepted (elo >= {sprt.elo1:g})",
@@ -482,7 +544,8 @@ def _match(args: argparse.Namespace) -> int:
         }[outcome.stopped_by_sprt]
         out.print(
             f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} "
-            f"beta={sprt.beta:g}: LLR {sprt.llr(sc):+.2f} [{lo:.2f}, {hi:.2f}], {verdict}",
+            f"beta={sprt.beta:g} (pentanomial, {ps.pairs} pairs): LLR {sprt.llr(ps):+.2f} "
+            f"[{lo:.2f}, {hi:.2f}], {verdict}",
             markup=False,
         )
     return 0
@@ -548,7 +611,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
     if len(args.agents) < 2:
         raise InputError("a tournament needs at least two agents")
-    if args.rounds < 1 or args.concurrency < 1:
+    if args.rounds < 1 or (args.concurrency is not None and args.concurrency < 1):
         raise InputError("--rounds and --concurrency must be at least 1")
     game, setup = _game(args)
     _check_agents(args.agents, game)
@@ -569,9 +632,10 @@ def _tournament(args: argparse.Namespace) -> int:
         task = progress.add_task("", total=total)
 
         def on_result(outcome: Any, game_: Any, result: Any) -> bool:
-            progress.update(task, advance=1)
+            progress.update(task, completed=len(outcome.games))
             return False
 
+        backend = _backend_kwargs(args)
         outcome = run_tournament(
             args.agents,
             variant=game,
@@ -582,10 +646,10 @@ def _tournament(args: argparse.Namespace) -> int:
             on_result=on_result,
             names=names,
             config=config,
-            concurrency=args.concurrency,
             record=args.record,
             results=args.results,
             log_dir=args.log_dir,
+            **backend,
         )
     title = "crosstable" + (" (gauntlet)" if args.gauntlet else "")
     out.print(_ratings_table(outcome, title))
