@@ -59,6 +59,7 @@ class Backend:
 
     name = "inline"
     slots = 1
+    cancels_running = False  # cancel() drops running units too (their results never come)
 
     def submit(self, fn: Callable[..., Any], unit: str, attempt: int, *args: Any) -> Future[Any]:
         """Start ``fn(*args, attempt=N)``; ``unit`` names the unit across its attempts."""
@@ -165,6 +166,7 @@ class DaskBackend(Backend):
     ``address``."""
 
     name = "dask"
+    cancels_running = True
 
     def __init__(self, workers: int, address: str | None = None, dashboard: bool = False) -> None:
         try:

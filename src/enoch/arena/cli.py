@@ -151,7 +151,12 @@ def _outputs(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _backend_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+def _backend(args: argparse.Namespace, schedule: Any, names: list[str]) -> Any:
+    """The backend, its workers checked and the --resume file read, before any progress bar
+    (an error is one line) and any game."""
+    import enoch
+    from enoch.arena.backends import agent_commands, make_backend
+    from enoch.arena.match import read_recorded
     from enoch.errors import InputError
 
     if args.game_timeout is not None and not (
@@ -160,16 +165,17 @@ def _backend_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         raise InputError("--game-timeout must be a positive number of seconds")
     if args.dashboard and (args.backend != "dask" or args.address):
         raise InputError("--dashboard needs --backend dask without --address")
-    if args.address is not None and args.backend != "dask":
-        raise InputError("--address needs --backend dask")
-    return {
-        "backend": args.backend,
-        "address": args.address,
-        "dashboard": args.dashboard,
-        "concurrency": args.concurrency,
-        "resume": args.resume,
-        "game_timeout": args.game_timeout,
-    }
+    if args.resume is not None:
+        read_recorded(args.resume, {g.index: g for g in schedule}, names)
+    backend = make_backend(
+        args.backend, args.concurrency, address=args.address, dashboard=args.dashboard
+    )
+    try:
+        backend.check(agent_commands(args.agents), enoch.__version__)
+    except BaseException:
+        backend.close()
+        raise
+    return backend
 
 
 def register(sub: Any) -> None:
@@ -440,7 +446,7 @@ def _match(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
-    from enoch.arena.match import run_match, unique_names
+    from enoch.arena.match import match_schedule, run_match, unique_names
     from enoch.arena.stats import Sprt
     from enoch.errors import InputError
 
@@ -467,15 +473,19 @@ def _match(args: argparse.Namespace) -> int:
     _check_outputs(args)
     err = Console(stderr=True)
     out = Console(highlight=False)
+    schedule = match_schedule(args.games, starts, args.first, seats)
 
-    with Progress(
-        TextColumn("[bold]match"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}"),
-        console=err,
-        transient=True,
-    ) as progress:
+    with (
+        _backend(args, schedule, names) as backend,
+        Progress(
+            TextColumn("[bold]match"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.description}"),
+            console=err,
+            transient=True,
+        ) as progress,
+    ):
         task = progress.add_task("", total=args.games)
 
         def on_result(outcome: Any, sched: Any, result: Any) -> bool:
@@ -487,7 +497,6 @@ def _match(args: argparse.Namespace) -> int:
             progress.update(task, completed=len(outcome.games), description=desc)
             return False
 
-        backend = _backend_kwargs(args)
         outcome = run_match(
             *args.agents,
             variant=game,
@@ -502,7 +511,10 @@ def _match(args: argparse.Namespace) -> int:
             record=args.record,
             results=args.results,
             log_dir=args.log_dir,
-            **backend,
+            backend=backend,
+            concurrency=args.concurrency,
+            resume=args.resume,
+            game_timeout=args.game_timeout,
         )
     if seats == 2:
         sc = outcome.score(0)
@@ -619,23 +631,26 @@ def _tournament(args: argparse.Namespace) -> int:
     starts = game.starts(setup)
     names = unique_names(args.agents)
     _check_outputs(args)
-    total = len(tournament_schedule(len(args.agents), args.rounds, starts, gauntlet=args.gauntlet))
+    schedule = tournament_schedule(len(args.agents), args.rounds, starts, gauntlet=args.gauntlet)
+    total = len(schedule)
     err = Console(stderr=True)
     out = Console(highlight=False)
-    with Progress(
-        TextColumn("[bold]tournament"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
+    with (
+        _backend(args, schedule, names) as backend,
+        Progress(
+            TextColumn("[bold]tournament"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=err,
+            transient=True,
+        ) as progress,
+    ):
         task = progress.add_task("", total=total)
 
         def on_result(outcome: Any, game_: Any, result: Any) -> bool:
             progress.update(task, completed=len(outcome.games))
             return False
 
-        backend = _backend_kwargs(args)
         outcome = run_tournament(
             args.agents,
             variant=game,
@@ -649,7 +664,10 @@ def _tournament(args: argparse.Namespace) -> int:
             record=args.record,
             results=args.results,
             log_dir=args.log_dir,
-            **backend,
+            backend=backend,
+            concurrency=args.concurrency,
+            resume=args.resume,
+            game_timeout=args.game_timeout,
         )
     title = "crosstable" + (" (gauntlet)" if args.gauntlet else "")
     out.print(_ratings_table(outcome, title))

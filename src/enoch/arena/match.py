@@ -34,7 +34,6 @@ from enoch.arena.backends import (
     IN_FLIGHT_PER_SLOT,
     MAX_ATTEMPTS,
     Backend,
-    DaskBackend,
     agent_commands,
     game_guard,
     make_backend,
@@ -396,7 +395,7 @@ def run_schedule(
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for fut in sorted(done, key=lambda f: running[f][0][0].index):
                 unit, attempt = running.pop(fut)
-                if fut.cancelled() or (stop and isinstance(runner, DaskBackend)):
+                if fut.cancelled():
                     continue
                 try:
                     played = fut.result()
@@ -417,6 +416,8 @@ def run_schedule(
             if stop and (queue or running):
                 queue.clear()
                 runner.cancel(list(running), run_id)
+                if runner.cancels_running:
+                    break  # nothing more will come back
         return outcome
     finally:
         try:

@@ -90,9 +90,11 @@ class Score:
         return 0.5 * (1.0 + math.erf((self.wins - self.losses) / math.sqrt(2.0 * decisive)))
 
 
-# fishtest's regularisation of the pentanomial: a thousandth of a pair in every bin keeps the
-# variance positive after a run of equal pairs without moving the estimate.
-PAIR_PRIOR = 1e-3
+# Half a pseudo-pair in every bin of the variance (the trinomial's regularisation, per pair):
+# it keeps the variance positive after a run of equal pairs. fishtest adds only a thousandth,
+# with which one drawn pair alone "accepts" H0 (its variance is ~0); with half a pair, a few
+# pairs decide nothing and thousands are unmoved.
+PAIR_PRIOR = 0.5
 PAIR_TOTALS = (0.0, 0.5, 1.0, 1.5, 2.0)  # the five bins of the pentanomial
 
 
@@ -126,14 +128,14 @@ class PairScore:
         self.counts[k] += 1
 
     def mean_variance(self, prior: float = 0.0) -> tuple[float, float]:
-        """The mean and the variance over pairs of the per-game score (a pair's total / 2)."""
-        weights = [c + prior for c in self.counts]
-        n = sum(weights)
-        if not n:
+        """The mean and the variance over pairs of the per-game score (a pair's total / 2);
+        ``prior`` pseudo-pairs per bin enter the variance only."""
+        if not self.pairs:
             return 0.5, 0.0
-        mu = sum(w * t / 2 for w, t in zip(weights, PAIR_TOTALS, strict=True)) / n
-        var = sum(w * (t / 2 - mu) ** 2 for w, t in zip(weights, PAIR_TOTALS, strict=True)) / n
-        return mu, var
+        mu = self.fraction
+        weights = [c + prior for c in self.counts]
+        var = sum(w * (t / 2 - mu) ** 2 for w, t in zip(weights, PAIR_TOTALS, strict=True))
+        return mu, var / sum(weights)
 
     def elo(self) -> tuple[float, float, float]:
         """(Elo difference, lower, upper) with a 95% interval over pairs."""
