@@ -32,8 +32,6 @@ from enoch.game.registry import find_game
 from tests.arena.helpers import AGENTS
 from tests.processes import live_processes
 
-pytest.importorskip("distributed")
-
 SLOW = AGENTS / "slow.py"
 CHESS_SHORT = find_game("chess").setup({}, max_plies=40)
 
