@@ -19,6 +19,13 @@ from typing import Any
 AGENT_HELP = "builtin:NAME?opts, human, exec:CMD, jsonl:CMD, http(s)://URL, uci:CMD (chess)"
 PLAY_MOVETIME = 0.3  # default seconds per move of the no-argument ``enoch play``
 STRONGEST = {"chess": "builtin:engine", "enochian": "builtin:search"}
+BACKEND_DEFAULTS = {
+    "backend": "local",
+    "address": None,
+    "dashboard": False,
+    "resume": None,
+    "game_timeout": None,
+}
 
 
 def _variant(p: argparse.ArgumentParser) -> None:
@@ -159,6 +166,9 @@ def _backend(args: argparse.Namespace, schedule: Any, names: list[str]) -> Any:
     from enoch.arena.match import read_recorded
     from enoch.errors import InputError
 
+    for key, default in BACKEND_DEFAULTS.items():  # callers that build their own Namespace
+        if not hasattr(args, key):
+            setattr(args, key, default)
     if args.game_timeout is not None and not (
         math.isfinite(args.game_timeout) and args.game_timeout > 0
     ):
