@@ -347,8 +347,12 @@ def run_schedule(
     run_id = uuid.uuid4().hex[:12]
 
     def keep(game: ScheduledGame, played: Played) -> bool:
+        # The results line last: it is what --resume trusts, so a driver killed in between
+        # leaves a game that is played again (its log rewritten), never one half recorded.
         result = played.result
         outcome.games.append((game, result))
+        if log_dir is not None:
+            _write_log(Path(log_dir), game.index, played)
         record_writer.write(result, event=event, round_=str(game.index))
         line = {
             "game": game.index,
@@ -357,8 +361,6 @@ def run_schedule(
             **result.to_json(),
         }
         results_writer(line)
-        if log_dir is not None:
-            _write_log(Path(log_dir), game.index, played)
         return bool(on_result and on_result(outcome, game, result))
 
     def job(unit: tuple[ScheduledGame, ...]) -> UnitJob:
