@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from enoch.arena import GameConfig
-from enoch.arena.backends import DaskBackend, check_worker
+from enoch.arena.backends import DaskBackend, LocalThreads, check_worker
 from enoch.arena.match import MatchOutcome, run_match
 from enoch.arena.stats import Sprt
 from enoch.errors import InputError
@@ -88,13 +88,19 @@ def test_same_games_on_every_backend(
     rules = find_game(variant)
     setup = rules.setup(options, max_plies=60)
     runs: dict[str, dict[int, dict[str, Any]]] = {}
+    threads = LocalThreads(2)
     for label, kwargs in (
         ("inline", {"concurrency": 1}),
         ("local", {"concurrency": 2}),
+        ("threads", {"backend": threads}),
         ("dask", {"backend": cluster}),
     ):
         results = tmp_path / f"{label}.jsonl"
-        run_match(*agents, variant=rules, setup=setup, games=games, results=results, **kwargs)
+        try:
+            run_match(*agents, variant=rules, setup=setup, games=games, results=results, **kwargs)
+        finally:
+            if label == "threads":
+                threads.close()
         lines = _lines(results)
         assert [line["attempt"] for line in lines] == [1] * games
         assert sorted(line["pair"] for line in lines) == sorted((i // 2) + 1 for i in range(games))
@@ -102,6 +108,7 @@ def test_same_games_on_every_backend(
     assert set(runs["inline"]) == set(range(1, games + 1))
     assert runs["dask"] == runs["inline"]
     assert runs["local"] == runs["inline"]
+    assert runs["threads"] == runs["inline"]
 
 
 def test_sprt_stop_cancels_queued_pairs(cluster: DaskBackend, tmp_path: Path) -> None:

@@ -120,8 +120,12 @@ def test_outcome_pairs_skip_incomplete_and_abandoned_pairs() -> None:
     ]
     ps = out.pair_score(0)
     assert ps.counts == [0, 0, 0, 1, 1]
+    assert out.pair_score(1).counts == [1, 1, 0, 0, 0]
     sc = out.score(0)
     assert (sc.wins, sc.draws, sc.losses) == (4, 1, 1)  # the abandoned game is not a loss
+    out.games.append((g[3], _result([1.0, 0.0])))  # pair 2 completes: a scores 0 + 0
+    assert out.pair_score(0).counts == [1, 0, 0, 1, 1]
+    assert out.pair_score(0).counts == [1, 0, 0, 1, 1]  # asked again: counted once
 
 
 def test_read_recorded_drops_a_cut_line_and_refuses_another_match(tmp_path: Path) -> None:

@@ -72,6 +72,9 @@ class MatchOutcome:
     names: list[str]
     games: list[tuple[ScheduledGame, GameResult]] = field(default_factory=list)
     stopped_by_sprt: str | None = None
+    _pairs: dict[int, tuple[int, dict[int, list[float]], PairScore]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def score(self, player: int, opponent: int | None = None) -> Score:
         """``player``'s games (against ``opponent`` only, if given), one result per game."""
@@ -91,19 +94,21 @@ class MatchOutcome:
 
     def pair_score(self, player: int = 0) -> PairScore:
         """``player``'s complete game pairs of two seats (the pentanomial): a pair with a game
-        not yet played or ``abandoned`` does not count."""
-        pairs: dict[int, list[float]] = {}
-        for g, r in self.games:
+        not yet played or ``abandoned`` does not count. Incremental (games are only ever
+        appended), so that an SPRT checked after every game of a long match stays cheap."""
+        seen, pending, score = self._pairs.get(player, (0, {}, PairScore()))
+        if seen > len(self.games):  # the list was replaced: start again
+            seen, pending, score = 0, {}, PairScore()
+        for g, r in self.games[seen:]:
             if g.pair and len(g.seats) == 2 and player in g.seats:
-                if r.termination == UNRATED:
-                    pairs[g.pair] = [math.nan] * 3  # never complete
-                else:
-                    pairs.setdefault(g.pair, []).append(r.points[g.seats.index(player)])
-        sc = PairScore()
-        for points in pairs.values():
-            if len(points) == 2:
-                sc.add(sum(points))
-        return sc
+                points = pending.setdefault(g.pair, [])
+                points.append(
+                    math.nan if r.termination == UNRATED else r.points[g.seats.index(player)]
+                )
+                if len(points) == 2 and not any(map(math.isnan, points)):
+                    score.add(sum(points))
+        self._pairs[player] = (len(self.games), pending, score)
+        return PairScore(list(score.counts))
 
 
 def unique_names(agents: Sequence[Any]) -> list[str]:
