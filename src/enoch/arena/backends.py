@@ -190,12 +190,20 @@ class DaskBackend(Backend):
                 self.client = distributed.Client(self.cluster)
             else:
                 self.client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
-                self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             if self.cluster is not None:
                 self.cluster.close()
             where = address or "a local cluster"
             raise InputError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
+        if address is not None:
+            try:
+                self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError):
+                self.close()
+                raise InputError(
+                    f"the Dask scheduler at {address} has no workers "
+                    f"(waited {CONNECT_TIMEOUT:g} s for one)"
+                ) from None
         self.slots = max(1, sum(self.client.nthreads().values()))
         if self.cluster is not None and dashboard:
             sys.stderr.write(f"Dask dashboard: {self.client.dashboard_link}\n")
