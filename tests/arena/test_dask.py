@@ -25,7 +25,7 @@ import pytest
 
 from enoch.arena import GameConfig
 from enoch.arena.backends import DaskBackend, LocalThreads, check_worker
-from enoch.arena.match import MatchOutcome, run_match
+from enoch.arena.match import MatchOutcome, run_match, run_tournament
 from enoch.arena.stats import Sprt
 from enoch.errors import InputError
 from enoch.game.registry import find_game
@@ -93,7 +93,7 @@ def test_same_games_on_every_backend(
         ("inline", {"concurrency": 1}),
         ("local", {"concurrency": 2}),
         ("threads", {"backend": threads}),
-        ("dask", {"backend": cluster}),
+        ("dask", {"backend": cluster, "log_dir": tmp_path / "logs"}),
     ):
         results = tmp_path / f"{label}.jsonl"
         try:
@@ -109,6 +109,21 @@ def test_same_games_on_every_backend(
     assert runs["dask"] == runs["inline"]
     assert runs["local"] == runs["inline"]
     assert runs["threads"] == runs["inline"]
+    # the driver wrote the workers' event logs: one per game, from start to end
+    for game, line in runs["dask"].items():
+        events = _lines(tmp_path / "logs" / f"game-{game:04d}.jsonl")
+        assert events[0]["event"] == "start" and events[-1]["event"] == "end"
+        assert (events[0]["game"], events[0]["attempt"]) == (game, 1)
+        assert events[-1]["result"] == line["result"]
+
+
+def test_a_tournament_runs_on_dask(cluster: DaskBackend, tmp_path: Path) -> None:
+    agents = ["builtin:random?seed=1", "builtin:greedy?seed=2", "builtin:engine?depth=1"]
+    setup = find_game("chess").setup({}, max_plies=60)
+    here = run_tournament(agents, setup=setup, results=tmp_path / "here.jsonl")
+    there = run_tournament(agents, setup=setup, backend=cluster, results=tmp_path / "d.jsonl")
+    assert len(there.games) == len(here.games) == 6
+    assert _games(_lines(tmp_path / "d.jsonl")) == _games(_lines(tmp_path / "here.jsonl"))
 
 
 def test_sprt_stop_cancels_queued_pairs(cluster: DaskBackend, tmp_path: Path) -> None:
@@ -260,7 +275,10 @@ def test_resume_after_the_driver_is_killed(tmp_path: Path) -> None:
     assert 2 <= before < 6, "the driver should have died mid-match"
     with open(results, "a") as f:
         f.write('{"game": 6, "half a li')  # a line cut short by the kill
-    done = _cli("match", *cmd[4:], "--concurrency", "2", "--resume", str(results))
+    # resumed on the other backend: the records are the same whatever ran them
+    done = _cli(
+        "match", *cmd[4:], "--backend", "dask", "--concurrency", "2", "--resume", str(results)
+    )
     assert done.returncode == 0, done.stderr
     assert "games" in done.stdout
     assert _games(_lines(results)) == _games(_lines(full))
