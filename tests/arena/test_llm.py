@@ -645,12 +645,13 @@ def test_concurrent_match_with_a_rejected_key_is_exit_2(
 
 
 def test_a_network_bound_match_runs_in_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    import enoch.arena.backends as backends
     import enoch.arena.match as match
 
     def no_processes(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a network-bound match started worker processes")
 
-    monkeypatch.setattr(match, "ProcessPoolExecutor", no_processes)
+    monkeypatch.setattr(backends, "LocalProcesses", no_processes)
     with Endpoint() as ep:
         outcome = match.run_match(
             llm(ep),

@@ -21,6 +21,13 @@ AGENT_HELP = (
 )
 PLAY_MOVETIME = 0.3  # default seconds per move of the no-argument ``enoch play``
 STRONGEST = {"chess": "builtin:engine", "enochian": "builtin:search"}
+BACKEND_DEFAULTS = {
+    "backend": "local",
+    "address": None,
+    "dashboard": False,
+    "resume": None,
+    "game_timeout": None,
+}
 
 
 def _variant(p: argparse.ArgumentParser) -> None:
@@ -123,11 +130,76 @@ def _outputs(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--concurrency",
         type=int,
-        default=1,
+        default=None,
         metavar="K",
-        help="games at once (processes; threads when the agents wait on the network: llm:, "
-        "http(s)://, with builtin:random)",
+        help="games at once: local worker processes (default 1; threads when the agents wait "
+        "on the network: llm:, http(s)://, with builtin:random), or the workers of a local "
+        "Dask cluster (default: one per core)",
     )
+    d = p.add_argument_group("where games run (docs/distributed.md)")
+    d.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        default="local",
+        help="local: this machine's processes (default); dask: a Dask cluster (enoch[dask])",
+    )
+    d.add_argument(
+        "--address",
+        metavar="tcp://HOST:PORT",
+        help="with --backend dask: join this running scheduler (default: start a local "
+        "cluster on 127.0.0.1)",
+    )
+    d.add_argument(
+        "--dashboard", action="store_true", help="with a local Dask cluster: serve its dashboard"
+    )
+    d.add_argument(
+        "--resume",
+        metavar="RESULTS",
+        help="go on with the run that wrote this results file: its games are not played "
+        "again, new ones are appended",
+    )
+    d.add_argument(
+        "--game-timeout",
+        type=float,
+        metavar="S",
+        help="cancel a game still playing after S seconds (recorded as abandoned, not rated)",
+    )
+
+
+def _backend(args: argparse.Namespace, schedule: Any, names: list[str]) -> Any:
+    """The backend, its workers checked and the --resume file read, before any progress bar
+    (an error is one line) and any game."""
+    import enoch
+    from enoch.arena.backends import agent_commands, make_backend
+    from enoch.arena.match import read_recorded
+    from enoch.errors import InputError
+
+    for key, default in BACKEND_DEFAULTS.items():  # callers that build their own Namespace
+        if not hasattr(args, key):
+            setattr(args, key, default)
+    if args.game_timeout is not None and not (
+        math.isfinite(args.game_timeout) and args.game_timeout > 0
+    ):
+        raise InputError("--game-timeout must be a positive number of seconds")
+    if args.dashboard and (args.backend != "dask" or args.address):
+        raise InputError("--dashboard needs --backend dask without --address")
+    if args.resume is not None:
+        read_recorded(args.resume, {g.index: g for g in schedule}, names)
+    from enoch.arena.match import network_bound
+
+    backend = make_backend(
+        args.backend,
+        args.concurrency,
+        address=args.address,
+        dashboard=args.dashboard,
+        threads=network_bound(args.agents),
+    )
+    try:
+        backend.check(agent_commands(args.agents), enoch.__version__)
+    except BaseException:
+        backend.close()
+        raise
+    return backend
 
 
 def register(sub: Any) -> None:
@@ -412,7 +484,7 @@ def _match(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
-    from enoch.arena.match import run_match, unique_names
+    from enoch.arena.match import match_schedule, run_match, unique_names
     from enoch.arena.stats import Sprt
     from enoch.errors import InputError
 
@@ -428,7 +500,7 @@ def _match(args: argparse.Namespace) -> int:
         raise InputError("--games must be at least 1")
     if args.first < 0:
         raise InputError("--first must not be negative")
-    if args.concurrency < 1:
+    if args.concurrency is not None and args.concurrency < 1:
         raise InputError("--concurrency must be at least 1")
     config = _config(args)
     starts = game.starts(setup)
@@ -439,15 +511,19 @@ def _match(args: argparse.Namespace) -> int:
     _check_outputs(args)
     err = Console(stderr=True)
     out = Console(highlight=False)
+    schedule = match_schedule(args.games, starts, args.first, seats)
 
-    with Progress(
-        TextColumn("[bold]match"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}"),
-        console=err,
-        transient=True,
-    ) as progress:
+    with (
+        _backend(args, schedule, names) as backend,
+        Progress(
+            TextColumn("[bold]match"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.description}"),
+            console=err,
+            transient=True,
+        ) as progress,
+    ):
         task = progress.add_task("", total=args.games)
 
         def on_result(outcome: Any, sched: Any, result: Any) -> bool:
@@ -455,8 +531,8 @@ def _match(args: argparse.Namespace) -> int:
             desc = f"+{sc.wins} ={sc.draws} -{sc.losses}  score {sc.fraction:.3f}"
             if sprt is not None:
                 lo, hi = sprt.bounds()
-                desc += f"  LLR {sprt.llr(sc):+.2f} [{lo:.2f}, {hi:.2f}]"
-            progress.update(task, advance=1, description=desc)
+                desc += f"  LLR {sprt.llr(outcome.pair_score(0)):+.2f} [{lo:.2f}, {hi:.2f}]"
+            progress.update(task, completed=len(outcome.games), description=desc)
             return False
 
         outcome = run_match(
@@ -470,10 +546,13 @@ def _match(args: argparse.Namespace) -> int:
             on_result=on_result,
             names=names,
             config=config,
-            concurrency=args.concurrency,
             record=args.record,
             results=args.results,
             log_dir=args.log_dir,
+            backend=backend,
+            concurrency=args.concurrency,
+            resume=args.resume,
+            game_timeout=args.game_timeout,
         )
     if seats == 2:
         sc = outcome.score(0)
@@ -490,6 +569,13 @@ def _match(args: argparse.Namespace) -> int:
             f"{100 * sc.los():.1f}%",
         )
         out.print(table)
+        ps = outcome.pair_score(0)
+        if ps.pairs:
+            out.print(
+                f"pairs {ps.pairs} (0, ½, 1, 1½, 2 points: {', '.join(map(str, ps.counts))}), "
+                f"Elo over pairs {_fmt_elo(ps.elo())}",
+                markup=False,
+            )
     else:
         out.print(_ratings_table(outcome, f"{game.name}: {seats} seats"))
     terms: dict[str, int] = {}
@@ -501,7 +587,7 @@ def _match(args: argparse.Namespace) -> int:
     for line in _usage_lines(outcome):
         out.print(line, markup=False, soft_wrap=True)
     if sprt is not None:
-        sc = outcome.score(0)
+        ps = outcome.pair_score(0)
         lo, hi = sprt.bounds()
         verdict = {
             "H1": f"H1 accepted (elo >= {sprt.elo1:g})",
@@ -510,7 +596,8 @@ def _match(args: argparse.Namespace) -> int:
         }[outcome.stopped_by_sprt]
         out.print(
             f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} "
-            f"beta={sprt.beta:g}: LLR {sprt.llr(sc):+.2f} [{lo:.2f}, {hi:.2f}], {verdict}",
+            f"beta={sprt.beta:g} (pentanomial, {ps.pairs} pairs): LLR {sprt.llr(ps):+.2f} "
+            f"[{lo:.2f}, {hi:.2f}], {verdict}",
             markup=False,
         )
     return 0
@@ -608,7 +695,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
     if len(args.agents) < 2:
         raise InputError("a tournament needs at least two agents")
-    if args.rounds < 1 or args.concurrency < 1:
+    if args.rounds < 1 or (args.concurrency is not None and args.concurrency < 1):
         raise InputError("--rounds and --concurrency must be at least 1")
     game, setup = _game(args)
     _check_agents(args.agents, game, args)
@@ -616,20 +703,24 @@ def _tournament(args: argparse.Namespace) -> int:
     starts = game.starts(setup)
     names = unique_names(args.agents)
     _check_outputs(args)
-    total = len(tournament_schedule(len(args.agents), args.rounds, starts, gauntlet=args.gauntlet))
+    schedule = tournament_schedule(len(args.agents), args.rounds, starts, gauntlet=args.gauntlet)
+    total = len(schedule)
     err = Console(stderr=True)
     out = Console(highlight=False)
-    with Progress(
-        TextColumn("[bold]tournament"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
+    with (
+        _backend(args, schedule, names) as backend,
+        Progress(
+            TextColumn("[bold]tournament"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=err,
+            transient=True,
+        ) as progress,
+    ):
         task = progress.add_task("", total=total)
 
         def on_result(outcome: Any, game_: Any, result: Any) -> bool:
-            progress.update(task, advance=1)
+            progress.update(task, completed=len(outcome.games))
             return False
 
         outcome = run_tournament(
@@ -642,10 +733,13 @@ def _tournament(args: argparse.Namespace) -> int:
             on_result=on_result,
             names=names,
             config=config,
-            concurrency=args.concurrency,
             record=args.record,
             results=args.results,
             log_dir=args.log_dir,
+            backend=backend,
+            concurrency=args.concurrency,
+            resume=args.resume,
+            game_timeout=args.game_timeout,
         )
     title = "crosstable" + (" (gauntlet)" if args.gauntlet else "")
     out.print(_ratings_table(outcome, title))

@@ -6,12 +6,19 @@ through that function. LOS, the likelihood of superiority, is ``Φ((W-L)/sqrt(W+
 say nothing about which side is stronger. The SPRT is the trinomial GSPRT of fishtest and
 cutechess (normal approximation of the log-likelihood ratio between Elo ``elo0`` and
 ``elo1``): it *decides* between two hypotheses, it does not measure (the Elo line does that).
+
+Games come in pairs (one start played with colours swapped), and the two games of a pair are
+not independent: a start that favours white helps each agent once. The pentanomial model of
+fishtest counts each *pair* by its total (0, ½, 1, 1½ or 2 points) and takes the variance over
+pairs, so that the start's bias cancels instead of inflating the variance: the same Elo
+difference is decided with fewer games (bench/bench_dask.py measures how many fewer).
+:class:`PairScore` is that model; :class:`Score`, the trinomial, stays for single games.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from enoch.errors import InputError
 
@@ -83,6 +90,63 @@ class Score:
         return 0.5 * (1.0 + math.erf((self.wins - self.losses) / math.sqrt(2.0 * decisive)))
 
 
+# Half a pseudo-pair in every bin of the variance (the trinomial's regularisation, per pair):
+# it keeps the variance positive after a run of equal pairs. fishtest adds only a thousandth,
+# with which one drawn pair alone "accepts" H0 (its variance is ~0); with half a pair, a few
+# pairs decide nothing and thousands are unmoved.
+PAIR_PRIOR = 0.5
+PAIR_TOTALS = (0.0, 0.5, 1.0, 1.5, 2.0)  # the five bins of the pentanomial
+
+
+@dataclass
+class PairScore:
+    """Game pairs from one player's point of view: how many pairs it scored 0, ½, 1, 1½, 2."""
+
+    counts: list[int] = field(default_factory=lambda: [0] * 5)
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def games(self) -> int:
+        return 2 * self.pairs
+
+    @property
+    def points(self) -> float:
+        return sum(c * t for c, t in zip(self.counts, PAIR_TOTALS, strict=True))
+
+    @property
+    def fraction(self) -> float:
+        return self.points / self.games if self.games else 0.5
+
+    def add(self, points: float) -> None:
+        """One pair, by the player's total over its two games (0 .. 2)."""
+        k = round(points * 2)
+        if not 0 <= k <= 4:
+            raise ValueError(f"a pair scores 0 to 2 points, not {points}")
+        self.counts[k] += 1
+
+    def mean_variance(self, prior: float = 0.0) -> tuple[float, float]:
+        """The mean and the variance over pairs of the per-game score (a pair's total / 2);
+        ``prior`` pseudo-pairs per bin enter the variance only."""
+        if not self.pairs:
+            return 0.5, 0.0
+        mu = self.fraction
+        weights = [c + prior for c in self.counts]
+        var = sum(w * (t / 2 - mu) ** 2 for w, t in zip(weights, PAIR_TOTALS, strict=True))
+        return mu, var / sum(weights)
+
+    def elo(self) -> tuple[float, float, float]:
+        """(Elo difference, lower, upper) with a 95% interval over pairs."""
+        n = self.pairs
+        if not n:
+            return 0.0, -math.inf, math.inf
+        mu, var = self.mean_variance()
+        margin = 1.959964 * math.sqrt(var / n)
+        return elo_from_score(mu), elo_from_score(mu - margin), elo_from_score(mu + margin)
+
+
 @dataclass(frozen=True)
 class Sprt:
     """A sequential probability ratio test of ``elo1`` against ``elo0`` (logistic Elo)."""
@@ -114,7 +178,15 @@ class Sprt:
     def bounds(self) -> tuple[float, float]:
         return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
 
-    def llr(self, score: Score) -> float:
+    def llr(self, score: Score | PairScore) -> float:
+        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
+        if isinstance(score, PairScore):
+            # fishtest's pentanomial GSPRT: the trinomial's formula over pairs, each pair one
+            # observation of the per-game score.
+            if not score.pairs:
+                return 0.0
+            mu, var = score.mean_variance(PAIR_PRIOR)
+            return score.pairs * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
         n = score.games
         if n == 0:
             return 0.0
@@ -123,10 +195,9 @@ class Sprt:
         sc = score.fraction
         w, d, l_ = score.wins + 0.5, score.draws + 0.5, score.losses + 0.5
         var = (w * (1 - sc) ** 2 + d * (0.5 - sc) ** 2 + l_ * sc**2) / (w + d + l_)
-        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return n * (s1 - s0) * (2 * score.fraction - s0 - s1) / (2 * var)
 
-    def decision(self, score: Score) -> str | None:
+    def decision(self, score: Score | PairScore) -> str | None:
         """``"H1"`` (elo1 accepted), ``"H0"`` (elo0 accepted), or None (play on)."""
         lower, upper = self.bounds()
         llr = self.llr(score)

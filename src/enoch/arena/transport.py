@@ -15,6 +15,7 @@ one thing a process group cannot catch; containers or cgroups are the tool for t
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import json
 import os
@@ -22,6 +23,7 @@ import selectors
 import shlex
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -75,10 +77,34 @@ class Limits:
     allow_insecure: bool = False
 
 
+def _parent_death_signal() -> Callable[[], None] | None:
+    """Linux's PR_SET_PDEATHSIG, resolved in the parent (nothing is loaded after fork): the
+    agent is killed when the worker that started it dies, even by SIGKILL, when no ``finally``
+    runs (a Dask worker killed under a game)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def apply() -> None:
+        prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the line above
+            os._exit(1)
+
+    return apply
+
+
 def _limit_child(memory_mb: int | None) -> Callable[[], None]:
+    on_parent_death = _parent_death_signal()
+
     def apply() -> None:  # runs in the child between fork and exec
         import resource
 
+        if on_parent_death is not None:
+            on_parent_death()
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         if memory_mb is not None:
