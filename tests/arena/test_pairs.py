@@ -161,6 +161,7 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
     outcome = run_match(*agents, games=4, resume=part, on_result=note)
     assert sorted(seen) == [2, 4]  # games 1 and 3 were recorded: not played again
     assert len(outcome.games) == 4
+
     def key(text: str) -> dict[str, Any]:  # all but the timings
         line = json.loads(text)
         del line["seconds"]
