@@ -127,7 +127,15 @@ def test_uci_engine_from_a_fen_with_book_moves() -> None:
         config=GameConfig(movetime=0.02),
     )
     assert r.moves[0] == "e1c1"
-    assert r.termination in ("checkmate", "stalemate", "insufficient_material")
+    # Stockfish mates with K+R at once on an idle machine; on a loaded one a 20 ms search may
+    # wander into a repetition. Either way the game ends by the rules, not by a forfeit.
+    assert r.termination in (
+        "checkmate",
+        "stalemate",
+        "insufficient_material",
+        "fivefold_repetition",
+        "seventyfive_moves",
+    )
 
 
 def test_clock_and_movetime_fields_reach_the_agents() -> None:
