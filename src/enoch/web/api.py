@@ -45,6 +45,12 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 "items": _AGENT,
                 "description": "an agent per seat; 'human' is the page's user",
             },
+            "state": {
+                "type": ["object", "null"],
+                "maxProperties": 64,
+                "description": "start from this state of the game's protocol instead of its "
+                "usual start (chess: the FEN protocol state; Enochian: enoch-enochian/1)",
+            },
             **_TIME,
         },
     },

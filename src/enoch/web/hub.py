@@ -227,11 +227,22 @@ class Hub:
             raise Refused(400, str(exc)) from None
         options = request.get("options") or {}
         max_plies = request.get("max_plies")
+        if "openings" in options:
+            raise Refused(400, "option openings names a file on the server: not from the page")
         try:
             setup = game.setup(options, max_plies=max_plies or game.default_max_plies)
-            state = game.new_state(setup)
+            if request.get("state") is not None:
+                from enoch.web.views import state_from_log
+
+                state = state_from_log(game.name, request["state"])
+                if state.is_terminal():
+                    raise Refused(400, "that state is already over")
+            else:
+                state = game.new_state(setup)
         except InputError as exc:
             raise Refused(400, str(exc)) from None
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
+            raise Refused(400, f"bad start state: {type(exc).__name__}") from None
         seats = [str(s).strip() for s in request.get("seats") or []]
         if len(seats) != state.seats:
             raise Refused(

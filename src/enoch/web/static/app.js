@@ -630,13 +630,6 @@ async function route() {
     main.append(h('p', { class: 'error', id: 'page-error' }, ex.message));
   }
 }
-let lastHash = null;
-window.addEventListener('hashchange', () => {
-  // the review page rewrites its own ply into the address: that is not a new page
-  const base = location.hash.split('/').slice(0, 3).join('/');
-  if (base === lastHash && location.hash.startsWith('#/review/')) return;
-  lastHash = base;
-  route();
-});
-lastHash = location.hash.split('/').slice(0, 3).join('/');
+// (the review page writes its ply into the address with replaceState: no hashchange, no reload)
+window.addEventListener('hashchange', route);
 route();
