@@ -160,7 +160,7 @@ def openapi() -> dict[str, Any]:
                     "summary": "every game the server knows (running, finished, imported)",
                     "responses": {"200": _json_response("games")},
                 },
-                "post": _post("start a game", "NewGame", "201", 404, 429, 503),
+                "post": _post("start a game", "NewGame", "201", 404, 409, 429),
             },
             "/api/games/{id}": {
                 "get": {
@@ -204,7 +204,7 @@ def openapi() -> dict[str, Any]:
                     "summary": "matches and tournaments (run here or watched)",
                     "responses": {"200": _json_response("matches")},
                 },
-                "post": _post("start a match or tournament", "NewMatch", "201", 404, 429, 503),
+                "post": _post("start a match or tournament", "NewMatch", "201", 404, 409, 429),
             },
             "/api/matches/{id}": {
                 "get": {

@@ -100,6 +100,10 @@ class WebHuman(Player):
 _CLOSED = object()
 
 
+class _Stopped(Exception):
+    """Raised in a game's thread when the server stops."""
+
+
 @dataclass
 class Subscriber:
     topics: set[str]
@@ -220,7 +224,7 @@ class Hub:
         from enoch.game.registry import find_game
 
         if self.stopping.is_set():
-            raise Refused(503, "the server is stopping")
+            raise Refused(409, "the server is stopping")
         try:
             game = find_game(str(request.get("variant", "chess")))
         except InputError as exc:
@@ -294,6 +298,8 @@ class Hub:
         self.live_states[feed.id] = state
 
         def log(event: dict[str, Any]) -> None:
+            if self.stopping.is_set() and event.get("event") != "end":
+                raise _Stopped  # ends the game through the referee's cleanup
             message = feed.ingest(event, live=state)
             if message is not None:
                 self.publish(feed, message)
@@ -305,13 +311,16 @@ class Hub:
                 result = referee.play()
                 feed.result_object = result  # type: ignore[attr-defined]
                 self.publish(feed, feed.finish(result.to_json()))
-            except Exception as exc:  # an internal failure: end the feed, say why
+            except Exception as exc:  # stopped, or an internal failure: end the feed, say why
+                stopped = isinstance(exc, _Stopped)
                 with feed.lock:
                     feed.status = "finished"
                     feed.result = {
                         "result": "*",
-                        "termination": "error",
-                        "reason": f"{type(exc).__name__}: {exc}"[:300],
+                        "termination": "abandoned" if stopped else "error",
+                        "reason": "the server stopped"
+                        if stopped
+                        else f"{type(exc).__name__}: {exc}"[:300],
                     }
                 self.publish(feed)
             finally:
@@ -387,7 +396,7 @@ class Hub:
         from enoch.game.registry import find_game
 
         if self.stopping.is_set():
-            raise Refused(503, "the server is stopping")
+            raise Refused(409, "the server is stopping")
         kind = str(request.get("kind") or "match")
         try:
             game = find_game(str(request.get("variant", "chess")))

@@ -282,7 +282,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if watch is not None:
+        hub.stopping.clear()  # an app may be started again (test clients do)
+        if watch is not None and "watch" not in hub.matches:
             hub.watch_folder(watch)
         yield
         await asyncio.to_thread(hub.stop)
