@@ -131,7 +131,9 @@ def test_a_person_plays_through_the_referee(client: TestClient) -> None:
     assert {"from": "e1", "to": "g1", "promotion": None} in legal
     assert {"action": "offer_draw"} in legal and {"action": "resign"} in legal
     # a misclick is refused with the referee's reason and costs nothing
-    r = client.post(path + "/answer", json={"answer": {"from": "e1", "to": "e3", "promotion": None}})
+    r = client.post(
+        path + "/answer", json={"answer": {"from": "e1", "to": "e3", "promotion": None}}
+    )
     assert r.status_code == 422 and "illegal" in r.json()["error"]
     r = client.post(path + "/answer", json={"seat": 1, "answer": {"action": "resign"}})
     assert r.status_code == 409
@@ -142,7 +144,9 @@ def test_a_person_plays_through_the_referee(client: TestClient) -> None:
     assert g["entries"][0]["raw"] == '{"from":"b7","to":"b8","promotion":"Q"}'
     assert g["entries"][0]["decisions"] == [{"decision": "move", "action": "b7b8q"}]
     # an offer: the same seat then moves; a second offer in one turn is not offered
-    assert client.post(path + "/answer", json={"answer": {"action": "offer_draw"}}).status_code == 202
+    assert (
+        client.post(path + "/answer", json={"answer": {"action": "offer_draw"}}).status_code == 202
+    )
     g = wait(client, path, lambda g: g["view"]["draw_offer"] == "white" and g["waiting"] == 0)
     assert {"action": "offer_draw"} not in g["view"]["legal"]
     assert client.post(path + "/answer", json={"answer": {"action": "resign"}}).status_code == 202
@@ -222,9 +226,10 @@ def test_watch_a_folder_another_process_writes(tmp_path: Path) -> None:
     folder.mkdir()
     app = create_app(token=TOKEN, watch=str(folder))
     with TestClient(app, base_url="http://127.0.0.1") as c:
+        command = [sys.executable, "-m", "enoch", "match", "builtin:greedy", "builtin:random"]
+        command += ["--games", "2", "--log-dir", str(folder)]
         proc = subprocess.run(
-            [sys.executable, "-m", "enoch", "match", "builtin:greedy", "builtin:random"]
-            + ["--games", "2", "--log-dir", str(folder)],
+            command,
             capture_output=True,
             text=True,
             timeout=120,

@@ -45,7 +45,9 @@ def click_move(page: Any, a: str, b: str) -> None:
     page.mouse.click(*square_xy(page, b))
 
 
-def wait_my_turn(page: Any, server: LiveServer, game_id: str, timeout: float = 20) -> dict[str, Any]:
+def wait_my_turn(
+    page: Any, server: LiveServer, game_id: str, timeout: float = 20
+) -> dict[str, Any]:
     """Wait until the page shows that the person is to move, and return the game."""
     page.wait_for_function(
         "() => (document.querySelector('#status')||{}).textContent?.startsWith('Your move') "

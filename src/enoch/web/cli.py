@@ -18,7 +18,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "127.0.0.1 unless --host says otherwise; agents that start processes or reach the "
         "network need --allow-commands.",
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
     p.add_argument("--port", type=int, default=8000, help="port (default: %(default)s; 0: any)")
     p.add_argument(
         "--watch",

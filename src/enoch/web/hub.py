@@ -209,9 +209,7 @@ class Hub:
 
     def running_games(self) -> int:
         with self.lock:
-            return sum(
-                1 for f in self.games.values() if f.status != "finished" and f.match is None
-            )
+            return sum(1 for f in self.games.values() if f.status != "finished" and f.match is None)
 
     def new_id(self, prefix: str) -> str:
         return prefix + secrets.token_hex(4)
@@ -281,7 +279,9 @@ class Hub:
         try:
             for seat, spec in enumerate(seats):
                 if spec == HUMAN:
-                    name = "you" if len(feed.humans) == 1 else f"you ({game.seat_name(setup, seat)})"
+                    name = (
+                        "you" if len(feed.humans) == 1 else f"you ({game.seat_name(setup, seat)})"
+                    )
                     human = WebHuman(name, feed, seat, self.publish)
                     humans.append(human)
                     players.append(human)
@@ -402,9 +402,7 @@ class Hub:
             game = find_game(str(request.get("variant", "chess")))
             setup = game.setup(request.get("options") or {}, max_plies=request.get("max_plies"))
             if setup.max_plies is None:
-                setup = game.setup(
-                    request.get("options") or {}, max_plies=game.default_max_plies
-                )
+                setup = game.setup(request.get("options") or {}, max_plies=game.default_max_plies)
             agents = [str(a).strip() for a in request.get("agents") or []]
             if "human" in agents:
                 raise Refused(400, "a match is between agents: play a person in a single game")
@@ -481,11 +479,11 @@ class Hub:
         if kind == "tournament":
             try:
                 from enoch.arena.match import tournament_schedule
+                from enoch.game.api import Start
 
+                gauntlet = bool(request.get("gauntlet"))
                 run.planned = len(
-                    tournament_schedule(
-                        len(agents), rounds, [None] * 1, gauntlet=bool(request.get("gauntlet"))
-                    )
+                    tournament_schedule(len(agents), rounds, [Start("-")], gauntlet=gauntlet)
                 )
             except InputError as exc:
                 with self.lock:

@@ -29,7 +29,11 @@ _RULE = re.compile(
 def army_pieces() -> dict[str, dict[str, str]]:
     """``{army: {kind: data URI}}`` for the six kinds of men."""
     css = (
-        resources.files("enoch.web") / "static" / "vendor" / "chessground" / "chessground.cburnett.css"
+        resources.files("enoch.web")
+        / "static"
+        / "vendor"
+        / "chessground"
+        / "chessground.cburnett.css"
     ).read_text(encoding="utf-8")
     white = {m.group(1): base64.b64decode(m.group(2)).decode() for m in _RULE.finditer(css)}
     out: dict[str, dict[str, str]] = {}
@@ -37,7 +41,9 @@ def army_pieces() -> dict[str, dict[str, str]]:
         out[army] = {}
         for kind, svg in white.items():
             text = re.sub(r'fill="#fff(fff)?"', f'fill="{fill}"', svg)
-            text = text.replace("fill:#fff;", f"fill:{fill};").replace("fill:#ffffff;", f"fill:{fill};")
+            text = text.replace("fill:#fff;", f"fill:{fill};").replace(
+                "fill:#ffffff;", f"fill:{fill};"
+            )
             if stroke != "#000":
                 text = text.replace('stroke="#000"', f'stroke="{stroke}"')
                 text = text.replace("stroke:#000", f"stroke:{stroke}")

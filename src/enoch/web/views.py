@@ -139,7 +139,9 @@ def state_from_log(variant: str, data: Mapping[str, Any]) -> State:
         from enoch.fide.game import ChessState
         from enoch.protocol import parse_state
 
-        body = {k: v for k, v in data.items() if k not in ("last_error", "clock", "move_time_limit")}
+        body = {
+            k: v for k, v in data.items() if k not in ("last_error", "clock", "move_time_limit")
+        }
         parsed = parse_state(dict(body))
         return ChessState(game, parsed.position.fen())  # type: ignore[arg-type]
     if game.name == "enochian":
