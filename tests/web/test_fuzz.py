@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
 
-schemathesis = pytest.importorskip("schemathesis")
-
-from hypothesis import HealthCheck, settings  # noqa: E402
-
-from enoch.web.server import create_app  # noqa: E402
+from enoch.web.server import create_app
 
 TOKEN = "fuzz-token"
 APP = create_app(token=TOKEN, hosts=(), max_games=2, max_matches=0)
