@@ -44,7 +44,6 @@ function fmtClock(sec) {
   const m = Math.floor(sec / 60), s2 = sec - 60 * m;
   return sec < 10 ? `${m}:${s2.toFixed(1).padStart(4, '0')}` : `${m}:${String(Math.floor(s2)).padStart(2, '0')}`;
 }
-const ARMIES = ['air', 'water', 'fire', 'earth'];
 let variants = null;
 async function getVariants() { if (!variants) variants = await api('/api/variants'); return variants; }
 let enochianPieces = null;
@@ -234,7 +233,8 @@ async function playPage() {
     const g = game(); const n = seatCount();
     seatsBox.textContent = '';
     for (let i = 0; i < n; i++) {
-      const name = g.name === 'chess' ? ['white', 'black'][i] : (n === 4 ? ARMIES[i] + ' (seat ' + i + ')' : (i === 0 ? 'seat 0 (air, fire)' : 'seat 1 (water, earth)'));
+      // Enochian seats follow the array's turn order: seat 0 commands the army that moves first
+      const name = g.name === 'chess' ? ['white', 'black'][i] : (n === 4 ? `seat ${i}` : `seat ${i} (team ${i === 0 ? 'actives' : 'passives'})`);
       const def = i === 0 ? 'human' : (g.builtins.includes('random') ? 'builtin:random' : 'builtin:' + g.builtins[0]);
       const input = h('input', { type: 'text', name: 'seat' + i, id: 'seat' + i, list: 'agents-' + g.name, value: def, size: 34 });
       seatsBox.append(h('label', {}, h('span', { class: 'name' }, name), input));
