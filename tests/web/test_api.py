@@ -167,6 +167,20 @@ def test_clocks_run_for_the_person(client: TestClient) -> None:
     assert g["result"]["result"] in ("0-1", "1/2-1/2")
 
 
+def test_the_agents_move_time_does_not_bind_the_person(client: TestClient) -> None:
+    game = new_game(client, seats=["human", "builtin:random"], movetime=0.05)
+    path = f"/api/games/{game['id']}"
+    wait(client, path, lambda g: g["waiting"] == 0)
+    time.sleep(0.5)  # ten times the agents' move time
+    r = client.post(
+        path + "/answer", json={"answer": {"from": "e2", "to": "e4", "promotion": None}}
+    )
+    assert r.status_code == 202
+    g = wait(client, path, lambda g: g["plies"] >= 2 or g["status"] == "finished")
+    assert g["status"] == "running" and g["moves"][0] == "e2e4"
+    client.post(path + "/answer", json={"answer": {"action": "resign"}})
+
+
 def test_enochian_four_players_view(client: TestClient) -> None:
     from enoch.game.registry import find_game
 

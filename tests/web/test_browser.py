@@ -257,6 +257,35 @@ def test_enochian_four_players_with_a_frozen_army(server: LiveServer, page: Any)
         time.sleep(0.05)
     assert mine[0]["action"][1:3] == move["from"]
     assert army not in state["frozen"]
+    # the next move of the same army by drag
+    game = wait_my_turn(page, server, game_id)
+    if game["status"] != "finished":
+        move = next(m for m in game["view"]["legal"] if m.get("from") and "kind" not in m)
+        a = page.locator(f".ebox rect[data-click={move['from']}]").bounding_box()
+        b = page.locator(f".ebox rect[data-click={move['to']}]").bounding_box()
+        assert a is not None and b is not None
+        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=5)
+        page.mouse.up()
+        if page.locator("#promo:not(.hidden)").count():
+            page.click("#promo button >> nth=0")
+        deadline = time.monotonic() + 20
+        while True:
+            game = server.hub.get(game_id).full()
+            moved = [
+                d["action"]
+                for e in game["entries"]
+                if e["seat"] == me
+                for d in e["decisions"]
+                if d["decision"] == "move"
+            ]
+            if len(moved) >= 2 or game["status"] == "finished":
+                break
+            assert time.monotonic() < deadline, "the dragged Enochian move did not arrive"
+            time.sleep(0.05)
+        if game["status"] != "finished":
+            assert moved[1][1:3] == move["from"] and moved[1][4:6] == move["to"]
     page.wait_for_timeout(300)
     shot(page, "play-enochian-four")
 

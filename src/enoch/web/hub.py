@@ -283,6 +283,8 @@ class Hub:
                         "you" if len(feed.humans) == 1 else f"you ({game.seat_name(setup, seat)})"
                     )
                     human = WebHuman(name, feed, seat, self.publish)
+                    # a person is held to the game's clocks, never to the agents' move time
+                    human.timed = tc is not None
                     humans.append(human)
                     players.append(human)
                 else:

@@ -127,6 +127,20 @@ class EnochianBoard {
     el.classList.add('ebox');
     this.svg = s('svg', { viewBox: '0 0 400 400', role: 'img', 'aria-label': 'Enochian board' });
     el.append(this.svg);
+    // drag: press on a man that may move, release on one of its targets (a press and release
+    // on one square is a click, handled by click())
+    this.dragFrom = null;
+    this.onUp = (e) => {
+      const from = this.dragFrom; this.dragFrom = null;
+      if (!from || !this.mine) return;
+      const at = document.elementFromPoint(e.clientX, e.clientY);
+      const sq = at && at.getAttribute && at.getAttribute('data-click');
+      if (!sq || sq === from) return;
+      if (!this.view.legal.some((l) => l.from === from && l.to === sq)) return;
+      this.selected = from;
+      this.click(sq);
+    };
+    document.addEventListener('pointerup', this.onUp);
     getPieces().then(() => this.draw());
   }
   set(view, { mine = false } = {}) { this.view = view; this.mine = mine; if (!mine) this.selected = null; this.draw(); }
@@ -180,6 +194,7 @@ class EnochianBoard {
       const clickable = froms.has(sq) || (this.selected && legal.some((l) => l.from === this.selected && l.to === sq));
       const t = s('rect', { x, y, width: 50, height: 50, fill: 'transparent', 'data-click': sq, class: clickable ? 'clickable' : '' });
       t.addEventListener('click', () => this.click(sq));
+      t.addEventListener('pointerdown', (e) => { if (this.mine && froms.has(sq)) { this.dragFrom = sq; e.preventDefault(); } });
       svg.append(t);
     }
   }
@@ -200,7 +215,7 @@ class EnochianBoard {
     this.selected = legal.some((l) => l.from === sq) && this.selected !== sq ? sq : null;
     this.draw();
   }
-  destroy() { this.el.textContent = ''; }
+  destroy() { document.removeEventListener('pointerup', this.onUp); this.el.textContent = ''; }
 }
 
 function makeBoard(el, variant, opts) {
