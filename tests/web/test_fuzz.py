@@ -20,7 +20,7 @@ APP = create_app(token=TOKEN, hosts=(), max_games=2, max_matches=0)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP).exclude(path="/api/events")
 
 
-@schema.parametrize()  # type: ignore[untyped-decorator]
+@schema.parametrize()
 @settings(
     max_examples=40,
     deadline=None,
