@@ -73,6 +73,11 @@ class WebHuman(Player):
         self.timed = True
 
     def ask(self, turn: Turn) -> Any:
+        while True:  # an answer left from an earlier turn is not this turn's
+            try:
+                self.answers.get_nowait()
+            except queue.Empty:
+                break
         self.turn = turn
         with self.feed.lock:
             self.feed.waiting = self.seat
@@ -364,6 +369,7 @@ class Hub:
                 human.answers.put_nowait(answer)
             except queue.Full:
                 raise Refused(409, "an answer for this turn is already on its way") from None
+            human.turn = None  # one answer a turn: a second POST now gets 409
         return {"accepted": True, "seat": waiting}
 
     def get(self, game_id: str) -> Feed:

@@ -142,6 +142,7 @@ def state_from_log(variant: str, data: Mapping[str, Any]) -> State:
         body = {
             k: v for k, v in data.items() if k not in ("last_error", "clock", "move_time_limit")
         }
+        body["position_history"] = []  # the board needs no repetition counts (and stays O(1))
         parsed = parse_state(dict(body))
         return ChessState(game, parsed.position.fen())  # type: ignore[arg-type]
     if game.name == "enochian":
