@@ -283,9 +283,12 @@ def test_openapi_lists_the_api(client: TestClient) -> None:
 
 
 # ---------------------------------------------------------------------------- streams
-def _read_events(url: str, out: list[dict[str, Any]], stop: threading.Event) -> None:
+def _read_events(
+    url: str, out: list[dict[str, Any]], opened: threading.Event, stop: threading.Event
+) -> None:
     with httpx.Client(timeout=30) as http, http.stream("GET", url) as response:
         for line in response.iter_lines():
+            opened.set()  # the server's first line ("retry:") says the stream is subscribed
             if line.startswith("data: "):
                 out.append(json.loads(line[6:]))
             if stop.is_set():
@@ -294,21 +297,24 @@ def _read_events(url: str, out: list[dict[str, Any]], stop: threading.Event) -> 
 
 def test_events_stream_a_game_and_a_closed_tab_ends_nothing(server: LiveServer) -> None:
     with httpx.Client(base_url=server.url, headers={"X-Enoch-Token": TOKEN}, timeout=30) as http:
+        events: list[dict[str, Any]] = []
+        opened, stop = threading.Event(), threading.Event()
+        reader = threading.Thread(
+            target=_read_events,
+            args=(f"{server.url}/api/events?topics=games", events, opened, stop),
+            daemon=True,
+        )
+        reader.start()
+        assert opened.wait(30), "the event stream did not open"
         r = http.post(
             "/api/matches", json={"agents": ["builtin:greedy", "builtin:random"], "games": 2}
         )
         assert r.status_code == 201
         mid = r.json()["id"]
-        events: list[dict[str, Any]] = []
-        stop = threading.Event()
-        reader = threading.Thread(
-            target=_read_events,
-            args=(f"{server.url}/api/events?topics=match:{mid}", events, stop),
-            daemon=True,
-        )
-        reader.start()
         deadline = time.monotonic() + 60
-        while not any(e.get("type") == "game" and e.get("moved_at") for e in events):
+        while not any(
+            e.get("type") == "game" and e.get("match") == mid and e.get("moved_at") for e in events
+        ):
             assert time.monotonic() < deadline, "no move arrived on the stream"
             time.sleep(0.05)
         stop.set()  # the tab closes; the match goes on

@@ -173,7 +173,7 @@ def test_draw_offer_and_resignation(server: LiveServer, page: Any) -> None:
 
 def test_watch_engine_match_live(server: LiveServer, page: Any) -> None:
     page.goto(server.url + "/#/watch")
-    page.fill("#match-form textarea[name=agents]", "builtin:engine?movetime=0.02\nbuiltin:random")
+    page.fill("#match-form textarea[name=agents]", "builtin:engine?movetime=0.05\nbuiltin:greedy")
     page.fill("#match-form input[name=games]", "2")
     page.click("#start-match")
     page.wait_for_url("**/#/match/*")

@@ -590,6 +590,8 @@ class FolderWatcher:
         self.follow = follow  # a watched folder: the watcher never ends by itself
         self.offsets: dict[Path, int] = {}
         self.partial: dict[Path, bytes] = {}
+        self.finished: set[Path] = set()  # logs whose game ended: looked at only now and then
+        self.polls = 0
         self.lock = threading.Lock()
 
     def start(self) -> None:
@@ -610,7 +612,11 @@ class FolderWatcher:
                 files = sorted(self.run.folder.glob("game-*.jsonl"))
             except OSError:
                 return
+            self.polls += 1
+            recheck = self.polls % 50 == 0  # a finished log rewritten by a new match
             for path in files:
+                if path in self.finished and not recheck:
+                    continue
                 self._read(path)
 
     def _read(self, path: Path) -> None:
@@ -663,6 +669,10 @@ class FolderWatcher:
                 self.hub.publish(feed, message)
             if event.get("event") in ("start", "end"):
                 changed = True
+            if event.get("event") == "end":
+                self.finished.add(path)
+            elif event.get("event") == "start":
+                self.finished.discard(path)
         if changed:
             self.hub.broadcast(("match:" + run.id, "games"), self.hub.match_message(run))
 
