@@ -325,3 +325,26 @@ def test_events_stream_a_game_and_a_closed_tab_ends_nothing(server: LiveServer) 
         assert http.get(f"/api/matches/{mid}").json()["finished"] == 2
         board = next(e for e in events if e.get("type") == "game" and e.get("view"))
         assert board["view"]["kind"] == "chess"
+
+
+def test_stopping_the_server_ends_its_games_and_their_agents() -> None:
+    from tests.processes import live_processes
+
+    marker = "enoch-web-stop-test-sleeper"
+    agent = f"exec:{sys.executable} -c 'import time; time.sleep(60)  # {marker}'"
+    app = create_app(token=TOKEN, allow_commands=True)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        c.headers["X-Enoch-Token"] = TOKEN
+        game = new_game(c, seats=[agent, "builtin:random"], timeout=120)
+        deadline = time.monotonic() + 30
+        while not live_processes((marker,)):
+            assert time.monotonic() < deadline, "the agent did not start"
+            time.sleep(0.05)
+    # the app stopped (its lifespan ended): the game is over and its agent is gone
+    assert app.hub is not None
+    feed = app.hub.get(game["id"])
+    assert feed.status == "finished"
+    deadline = time.monotonic() + 10
+    while live_processes((marker,)):
+        assert time.monotonic() < deadline, "the agent outlived the server's stop"
+        time.sleep(0.05)

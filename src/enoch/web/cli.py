@@ -62,6 +62,11 @@ def _serve(args: argparse.Namespace) -> int:
     def ready(port: int) -> None:
         shown = f"[{args.host}]" if ":" in args.host else args.host
         sys.stderr.write(f"enoch serve: http://{shown}:{port}/ (Ctrl-C stops)\n")
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            sys.stderr.write(
+                "enoch serve: listening beyond this machine: anyone who can reach it and load "
+                "the page can start games\n"
+            )
         sys.stderr.flush()
 
     serve(

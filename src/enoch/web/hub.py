@@ -152,6 +152,7 @@ class Hub:
         self.matches: dict[str, MatchRun] = {}
         self.humans: dict[str, list[WebHuman]] = {}
         self.live_states: dict[str, Any] = {}
+        self.players: dict[str, list[Player]] = {}
         self.subscribers: list[Subscriber] = []
         self.lock = threading.RLock()
         self.stopping = threading.Event()
@@ -303,6 +304,7 @@ class Hub:
             raise Refused(400, str(exc)) from None
         self.humans[feed.id] = humans
         self.live_states[feed.id] = state
+        self.players[feed.id] = players
 
         def log(event: dict[str, Any]) -> None:
             if self.stopping.is_set() and event.get("event") != "end":
@@ -336,6 +338,7 @@ class Hub:
                         p.close()
                 self.humans.pop(feed.id, None)
                 self.live_states.pop(feed.id, None)
+                self.players.pop(feed.id, None)
 
         thread = threading.Thread(target=run, name=f"enoch-game-{feed.id}", daemon=True)
         self.threads.append(thread)
@@ -558,9 +561,10 @@ class Hub:
     def stop(self, wait: float = 5.0) -> None:
         """Stop: every person's seat is released (its game ends), matches stop scheduling."""
         self.stopping.set()
-        for humans in list(self.humans.values()):
-            for h in humans:
-                h.close()
+        for players in list(self.players.values()):
+            for p in players:  # a person's seat is released, an agent's processes stopped
+                with contextlib.suppress(Exception):
+                    p.close()
         deadline = time.monotonic() + wait
         for t in list(self.threads):
             t.join(max(0.0, deadline - time.monotonic()))
