@@ -330,5 +330,6 @@ def test_pages_load(path: str, page: Any) -> None:
     try:
         page.goto(srv.url + path)
         page.wait_for_selector("main form")
+        shot(page, "page-" + path.rsplit("/", 1)[1])
     finally:
         srv.stop()

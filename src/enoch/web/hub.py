@@ -561,11 +561,18 @@ class Hub:
     def stop(self, wait: float = 5.0) -> None:
         """Stop: every person's seat is released (its game ends), matches stop scheduling."""
         self.stopping.set()
-        for players in list(self.players.values()):
-            for p in players:  # a person's seat is released, an agent's processes stopped
-                with contextlib.suppress(Exception):
-                    p.close()
         deadline = time.monotonic() + wait
+        while True:
+            # a person's seat is released, an agent's processes stopped; again until the games
+            # are over (an agent started just now may not be its transport's current one yet)
+            for players in list(self.players.values()):
+                for p in players:
+                    with contextlib.suppress(Exception):
+                        p.close()
+            alive = [t for t in self.threads if t.is_alive()]
+            if not alive or time.monotonic() >= deadline:
+                break
+            alive[0].join(min(0.2, max(0.0, deadline - time.monotonic())))
         for t in list(self.threads):
             t.join(max(0.0, deadline - time.monotonic()))
         if self._tmp is not None:
