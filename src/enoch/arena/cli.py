@@ -19,6 +19,7 @@ from typing import Any
 AGENT_HELP = "builtin:NAME?opts, human, exec:CMD, jsonl:CMD, http(s)://URL, uci:CMD (chess)"
 PLAY_MOVETIME = 0.3  # default seconds per move of the no-argument ``enoch play``
 STRONGEST = {"chess": "builtin:engine", "enochian": "builtin:search"}
+_IN_PROCESS = ("builtin:", "human", "http://", "https://")  # agents that start no process
 
 
 def _variant(p: argparse.ArgumentParser) -> None:
@@ -84,6 +85,17 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=2048,
         metavar="MB",
         help="address-space limit of external agents (default: %(default)s; 0 = none)",
+    )
+    r.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run external agents without a PID namespace of their own (then a process they "
+        "start with setsid can outlive the game); see docs/security.md",
+    )
+    r.add_argument(
+        "--no-network",
+        action="store_true",
+        help="give external agents an empty network namespace (refused where impossible)",
     )
     r.add_argument(
         "--max-answer-bytes",
@@ -224,10 +236,12 @@ def _choices(game: Any, key: str) -> tuple[Any, ...]:
     return tuple(spec.choices or ())
 
 
-def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
+def _config(
+    args: argparse.Namespace, movetime: float | None = None, agents: tuple[str, ...] = ()
+) -> Any:
     from enoch.arena.clock import TimeControl
     from enoch.arena.referee import GameConfig
-    from enoch.arena.transport import Limits
+    from enoch.arena.transport import Limits, resolve_sandbox
     from enoch.errors import InputError
 
     mt = args.movetime if args.movetime is not None else movetime
@@ -249,6 +263,16 @@ def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
     if args.max_answer_bytes < 64:
         raise InputError("--max-answer-bytes must be at least 64")
     tc = TimeControl.parse(args.tc) if args.tc else None
+    limits = Limits(
+        max_answer_bytes=args.max_answer_bytes,
+        memory_mb=args.memory_mb or None,
+        sandbox=not args.no_sandbox,
+        network=not args.no_network,
+    )
+    if any(not a.startswith(_IN_PROCESS) for a in agents):
+        # probed here, once, before any game: the warning is one line per run, a refused
+        # --no-network an input error, and worker processes get limits that need no probe
+        limits = resolve_sandbox(limits)
     return GameConfig(
         movetime=None if tc else mt,
         tc=tc,
@@ -256,10 +280,7 @@ def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
         grace=args.grace,
         lenient=args.lenient,
         retries=args.retries,
-        limits=Limits(
-            max_answer_bytes=args.max_answer_bytes,
-            memory_mb=args.memory_mb or None,
-        ),
+        limits=limits,
     )
 
 
@@ -299,7 +320,7 @@ def _play(args: argparse.Namespace) -> int:
             f"(got {len(agents)})"
         )
     _check_agents(agents, game)
-    config = _config(args, default_movetime)
+    config = _config(args, default_movetime, tuple(agents))
     if args.log and args.log_dir:
         raise InputError("give --log or --log-dir, not both")
     state = game.new_state(setup)
@@ -404,7 +425,7 @@ def _match(args: argparse.Namespace) -> int:
         raise InputError("--first must not be negative")
     if args.concurrency < 1:
         raise InputError("--concurrency must be at least 1")
-    config = _config(args)
+    config = _config(args, agents=tuple(args.agents))
     starts = game.starts(setup)
     sprt = Sprt.parse(args.sprt) if args.sprt else None
     if sprt is not None and seats != 2:
@@ -552,7 +573,7 @@ def _tournament(args: argparse.Namespace) -> int:
         raise InputError("--rounds and --concurrency must be at least 1")
     game, setup = _game(args)
     _check_agents(args.agents, game)
-    config = _config(args)
+    config = _config(args, agents=tuple(args.agents))
     starts = game.starts(setup)
     names = unique_names(args.agents)
     _check_outputs(args)
