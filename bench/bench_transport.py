@@ -5,7 +5,11 @@ chess work, so the figure is the transport's own cost: serialising the state, th
 trip, (for exec) starting a Python process, and the referee-side reading with deadlines and
 caps. The state sent is a real mid-game state with a 40-position history.
 
-    python bench/bench_transport.py [--moves 300]
+Each figure is taken with the agents in their PID namespace (the default, ``sandbox``) and
+without (``--no-sandbox``, ``bare``), plus the start latency of a jsonl agent (process start to
+its first answer): what the sandbox costs is the difference.
+
+    python bench/bench_transport.py [--moves 300] [--starts 30]
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import statistics
 import sys
 import time
 
-from enoch.arena.transport import ExecTransport, JsonlTransport
+from enoch.arena.transport import ExecTransport, JsonlTransport, Limits
 from enoch.protocol import make_state
 from enoch.rules import Position
 
@@ -56,23 +60,38 @@ def report(name: str, times: list[float]) -> None:
     times = sorted(times)
     p95 = times[int(0.95 * (len(times) - 1))]
     print(
-        f"{name:6s} median {1000 * statistics.median(times):7.3f} ms   "
-        f"p95 {1000 * p95:7.3f} ms   ({len(times)} moves)"
+        f"{name:20s} median {1000 * statistics.median(times):7.3f} ms   "
+        f"p95 {1000 * p95:7.3f} ms   ({len(times)} samples)"
     )
+
+
+def starts(state: dict, n: int, limits: Limits) -> list[float]:
+    """Seconds from starting a jsonl agent to its first answer, then it is closed."""
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        t = JsonlTransport([sys.executable, "-S", "-c", AGENT, "--jsonl"], limits)
+        t.request(state, 10.0)
+        out.append(time.perf_counter() - t0)
+        t.close()
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--moves", type=int, default=300)
+    ap.add_argument("--starts", type=int, default=30)
     args = ap.parse_args()
     state = sample_state()
-    jsonl = JsonlTransport([sys.executable, "-c", AGENT, "--jsonl"])
-    measure(jsonl, state, 5)  # warm-up (process start) not counted
-    jsonl = JsonlTransport([sys.executable, "-c", AGENT, "--jsonl"])
-    jsonl.request(state, 10.0)
-    report("jsonl", measure(jsonl, state, args.moves))
-    exec_ = ExecTransport([sys.executable, "-S", "-c", AGENT])
-    report("exec", measure(exec_, state, max(args.moves // 5, 20)))
+    for label, limits in (("sandbox", Limits()), ("bare", Limits(sandbox=False))):
+        jsonl = JsonlTransport([sys.executable, "-c", AGENT, "--jsonl"], limits)
+        measure(jsonl, state, 5)  # warm-up (process start) not counted
+        jsonl = JsonlTransport([sys.executable, "-c", AGENT, "--jsonl"], limits)
+        jsonl.request(state, 10.0)
+        report(f"jsonl {label}", measure(jsonl, state, args.moves))
+        exec_ = ExecTransport([sys.executable, "-S", "-c", AGENT], limits)
+        report(f"exec {label}", measure(exec_, state, max(args.moves // 5, 20)))
+        report(f"jsonl start {label}", starts(state, args.starts, limits))
 
 
 if __name__ == "__main__":
