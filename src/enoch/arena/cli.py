@@ -394,12 +394,14 @@ def _compact(raw: Any, state: Any) -> str:
 
 
 def _fmt_elo(elo: tuple[float, float, float]) -> str:
+    from enoch.arena.stats import signed
+
     e, lo, hi = elo
     if math.isinf(e):
-        return "+inf" if e > 0 else "-inf"
+        return signed(e)
     if math.isinf(lo) or math.isinf(hi):
-        return f"{e:+.1f} (interval unbounded)"
-    return f"{e:+.1f} ± {(hi - lo) / 2:.1f}  [{lo:+.1f}, {hi:+.1f}]"
+        return f"{signed(e)} (interval unbounded)"
+    return f"{signed(e)} ± {(hi - lo) / 2:.1f}  [{signed(lo)}, {signed(hi)}]"
 
 
 def _match(args: argparse.Namespace) -> int:
@@ -526,6 +528,7 @@ def _ratings_table(outcome: Any, title: str) -> Any:
     from rich.table import Table
 
     from enoch.arena.match import tournament_ratings
+    from enoch.arena.stats import signed
 
     names = outcome.names
     rated = tournament_ratings(outcome)
@@ -550,7 +553,7 @@ def _ratings_table(outcome: Any, title: str) -> Any:
         table.add_row(
             str(rank),
             names[i],
-            f"{elo:+.0f} ± {margin:.0f}" if math.isfinite(margin) else f"{elo:+.0f}",
+            f"{signed(elo, 0)} ± {margin:.0f}" if math.isfinite(margin) else signed(elo, 0),
             f"{total_sc.points:g}/{total_sc.games}",
             *cells,
         )
