@@ -246,3 +246,16 @@ def test_no_network_cuts_the_agent_off(tmp_path: Path, sandbox: bool) -> None:
             else:
                 assert r.termination == "resignation", r.reason
     assert got == [b"hi"]  # exactly one connection: the networked run
+
+
+def test_security_doc_shows_the_real_warning_and_every_flag(
+    no_unshare: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "security.md").read_text()
+    transport_mod.resolve_sandbox(Limits())
+    line = capsys.readouterr().err.strip()
+    problem = transport_mod.sandbox_problem()
+    assert problem and problem in line
+    assert line.replace(problem, "...") in doc, line
+    for flag in ("--no-sandbox", "--no-network", "--memory-mb", "--max-answer-bytes"):
+        assert f"`{flag}" in doc, flag
