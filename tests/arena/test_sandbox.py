@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import socket
 import sys
 import threading
@@ -40,9 +41,16 @@ def escapee(n: int, answer: str | None = None, *, jsonl: bool = False) -> str:
 
 
 def kill_all(found: list[tuple[int, str]]) -> None:
+    """SIGKILL the survivors of a test without the sandbox, and wait until they are gone (a
+    kill is asynchronous: the leftover check after the test must not see them dying)."""
+    fds = []
     for pid, _ in found:
         with contextlib.suppress(OSError):
+            fds.append(os.pidfd_open(pid))
             os.kill(pid, 9)
+    for fd in fds:
+        select.select([fd], [], [], 5.0)  # readable once the process has exited
+        os.close(fd)
 
 
 @pytest.fixture
