@@ -73,6 +73,24 @@ def test_setsid_children_die_with_the_game(jsonl: bool) -> None:
     assert not live_processes(MARK)
 
 
+def test_setsid_children_die_with_an_enochian_game() -> None:
+    result = play_game(
+        escapee(2, jsonl=True), "builtin:random", variant="enochian", config=GameConfig(timeout=20)
+    )
+    assert result.termination == "resignation", result.reason
+    assert not live_processes(MARK)
+
+
+def test_setsid_children_of_a_uci_engine_die_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from enoch.fide import uci as fide_uci
+
+    monkeypatch.setattr(fide_uci, "HANDSHAKE_TIMEOUT", 1.0)
+    engine = f"uci:{sys.executable} {AGENTS / 'broken_uci.py'} escape"
+    result = play_game(engine, "builtin:random", config=GameConfig(timeout=20))
+    assert result.termination == "crash" and "no uciok" in result.reason, result.reason
+    assert not live_processes((str(AGENTS / "broken_uci.py"),))
+
+
 @pytest.mark.parametrize("jsonl", [False, True])
 def test_setsid_children_die_when_a_hung_agent_is_killed(jsonl: bool) -> None:
     """The kill path: the agent is still running (it hangs) when the referee ends it."""
