@@ -31,6 +31,7 @@ import contextlib
 import errno
 import json
 import os
+import select
 import selectors
 import shlex
 import shutil
@@ -170,7 +171,17 @@ def sandbox_prefix(limits: Limits) -> list[str]:
     flags = [*(PID_NAMESPACE if limits.sandbox else ()), *(() if limits.network else NET_NAMESPACE)]
     if not flags:
         return []
-    return [shutil.which(UNSHARE) or UNSHARE, *flags, "--"]
+    return [_unshare_path(), *flags, "--"]
+
+
+_paths: dict[str, str] = {}
+
+
+def _unshare_path() -> str:
+    """unshare's full path, looked up once (not a PATH walk per move)."""
+    if UNSHARE not in _paths:
+        _paths[UNSHARE] = shutil.which(UNSHARE) or UNSHARE
+    return _paths[UNSHARE]
 
 
 def _executable(argv0: str, cwd: str | None) -> str | None:
@@ -297,6 +308,18 @@ class AgentProcess:
 
     def exited(self) -> bool:
         return self.proc.poll() is not None
+
+    def wait_exit(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for the process to exit. On the pidfd when there is
+        one: ``Popen.wait`` polls with growing sleeps, which costs milliseconds per answer
+        (an ``exec:`` agent in its namespace closes stdout a moment before unshare exits)."""
+        if self._pidfd is not None:
+            select.select([self._pidfd], [], [], timeout)
+        else:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=timeout)
+            return
+        self.proc.poll()
 
     def read_until(
         self,
@@ -586,8 +609,7 @@ class ExecTransport(Transport):
                 )
             if proc.eof and not proc.exited():
                 # stdout closed first: allow a moment for the exit status, then stop waiting.
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.proc.wait(timeout=0.2)
+                proc.wait_exit(0.2)
             code = proc.proc.poll()
             if code is not None and code != 0:
                 raise AgentCrash(_crash_message(proc, "agent failed"), proc.stderr_tail(False))
