@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import select
+import shutil
 import socket
 import sys
 import threading
@@ -285,3 +286,31 @@ def test_security_doc_shows_the_real_warning_and_every_flag(
     assert line.replace(problem, "...") in doc, line
     for flag in ("--no-sandbox", "--no-network", "--memory-mb", "--max-answer-bytes"):
         assert f"`{flag}" in doc, flag
+
+
+def test_an_ordinary_user_gets_the_sandbox_in_a_user_namespace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where namespaces are refused unless inside a user namespace (an ordinary user on a
+    kernel that allows unprivileged ones), the sandbox is made with ``--user``: simulated by an
+    unshare that refuses any namespace without it."""
+    real = shutil.which("unshare")
+    assert real
+    fake = tmp_path / "unshare"
+    fake.write_text(
+        "#!/bin/sh\n"
+        f'[ "$1" = --version ] && exec {real} --version\n'
+        'case " $* " in *" --user "*) ;; *) echo "unshare: unshare failed: Operation not'
+        ' permitted" >&2; exit 1;; esac\n'
+        f'exec {real} "$@"\n'
+    )
+    fake.chmod(0o755)
+    monkeypatch.setattr(transport_mod, "UNSHARE", str(fake))
+    monkeypatch.setattr(transport_mod, "_warned", [])
+    monkeypatch.setattr(transport_mod, "_paths", {})
+    flags, problem = transport_mod.namespace_flags(transport_mod.PID_NAMESPACE)
+    assert problem is None and flags is not None and flags[0] == "--user", (flags, problem)
+    result = play_game(escapee(3), "builtin:random", config=GameConfig(timeout=20))
+    assert result.termination == "resignation", result.reason
+    assert not live_processes(MARK)
+    assert "sandbox" not in capsys.readouterr().err

@@ -12,13 +12,14 @@ game.
 
 A process group is not a cage: a grandchild that calls ``setsid`` leaves it, and killing a
 group is asynchronous (the referee reaps only the leader). So where the machine allows it
-(root, or unprivileged user namespaces) the agent also runs in a PID namespace of its own,
+(as root; as an ordinary user inside a user namespace of its own, ``--user``, where the kernel
+allows unprivileged ones) the agent also runs in a PID namespace of its own,
 through util-linux ``unshare --pid --fork --kill-child``: the agent is process 1 there, and when
 process 1 dies the kernel kills everything else in the namespace, ``setsid`` or not, before
 ``unshare`` can collect its exit status. Reaping ``unshare`` therefore means the namespace is
 empty: no race, no survivor. ``unshare`` was chosen over bubblewrap because it is in every
 Debian base system (util-linux is essential) and costs one extra exec (about a millisecond; see
-``bench/bench_transport.py --sandbox``). ``Limits.network=False`` adds an empty network
+``bench/bench_transport.py``). ``Limits.network=False`` adds an empty network
 namespace (``--net``): the agent sees only a loopback device that is down. Whether this works
 is probed once per process; where it does not, enoch says so once on stderr and runs agents as
 before (a refused ``--no-network`` is an error instead: it was asked for explicitly). The
@@ -56,6 +57,9 @@ _READ_CHUNK = 65536
 UNSHARE = "unshare"
 PID_NAMESPACE = ("--pid", "--fork", "--kill-child")
 NET_NAMESPACE = ("--net",)
+# Tried in turn when the namespaces are refused (an ordinary user): a user namespace with the
+# user mapped to itself (util-linux 2.38+), then an unmapped one (older util-linux).
+USER_NAMESPACE = (("--user", "--map-current-user"), ("--user",))
 PROBE_TIMEOUT = 5.0
 KILL_WAIT = 5.0  # seconds kill() waits for a killed namespace to empty (the kernel is quick)
 
@@ -108,9 +112,10 @@ _probed: dict[tuple[str, ...], str | None] = {}
 _warned: list[str] = []
 
 
-def sandbox_problem(flags: Sequence[str] = PID_NAMESPACE) -> str | None:
-    """Why ``unshare FLAGS`` cannot run a program here, or None when it can. Probed once per
-    process and flag set (a few milliseconds): a real namespace is made, not guessed at."""
+def _probe(flags: tuple[str, ...]) -> str | None:
+    """Why ``unshare FLAGS`` cannot run a program here, or None when it can (cached: probed
+    once per process and flag set, a few milliseconds; a real namespace is made, not guessed
+    at). The program run inside is unshare itself, the one binary known to be there."""
     key = (UNSHARE, *flags)
     if key in _probed:
         return _probed[key]
@@ -137,6 +142,27 @@ def sandbox_problem(flags: Sequence[str] = PID_NAMESPACE) -> str | None:
     return problem
 
 
+def namespace_flags(wanted: Sequence[str]) -> tuple[tuple[str, ...] | None, str | None]:
+    """The unshare flags that give ``wanted`` here, or None and why not.
+
+    Root (or CAP_SYS_ADMIN) gets the namespaces as they are; an ordinary user gets them inside
+    a user namespace of its own (``--user``, the user mapped to itself), which is what a Linux
+    with unprivileged user namespaces allows."""
+    first: str | None = None
+    for base in ((), *USER_NAMESPACE):
+        flags = (*base, *wanted)
+        problem = _probe(flags)
+        if problem is None:
+            return flags, None
+        first = first or problem
+    return None, first
+
+
+def sandbox_problem(wanted: Sequence[str] = PID_NAMESPACE) -> str | None:
+    """Why agents cannot get the namespaces ``wanted`` here, or None when they can."""
+    return namespace_flags(wanted)[1]
+
+
 def warn_once(message: str) -> None:
     """One line on stderr per process, however many agents are started."""
     if message in _warned:
@@ -146,31 +172,37 @@ def warn_once(message: str) -> None:
     sys.stderr.flush()
 
 
+def _wanted(limits: Limits) -> tuple[str, ...]:
+    return (*(PID_NAMESPACE if limits.sandbox else ()), *(() if limits.network else NET_NAMESPACE))
+
+
 def resolve_sandbox(limits: Limits) -> Limits:
     """``limits`` as they will really apply here: the sandbox dropped (with one warning) where
     the machine cannot make a PID namespace. Raises :class:`InputError` when ``network=False``
     cannot be honoured: an agent asked to run offline must not quietly get the network."""
-    if not limits.network:
-        problem = sandbox_problem(NET_NAMESPACE)
+    pid_problem = sandbox_problem(PID_NAMESPACE) if limits.sandbox else None
+    if pid_problem is not None:
+        limits = replace(limits, sandbox=False)
+    if not limits.network:  # refused before any warning: an error is one line
+        problem = sandbox_problem(_wanted(limits))
         if problem is not None:
             raise InputError(f"--no-network needs a network namespace, and here: {problem}")
-    if limits.sandbox:
-        problem = sandbox_problem(PID_NAMESPACE)
-        if problem is not None:
-            warn_once(
-                f"agents run without a sandbox (no PID namespace: {problem}); what they start "
-                "with setsid can outlive the game (--no-sandbox silences this)"
-            )
-            return replace(limits, sandbox=False)
+    if pid_problem is not None:
+        warn_once(
+            f"agents run without a sandbox (no PID namespace: {pid_problem}); what they start "
+            "with setsid can outlive the game (--no-sandbox silences this)"
+        )
     return limits
 
 
 def sandbox_prefix(limits: Limits) -> list[str]:
     """The ``unshare ... --`` words that go before an agent's command (none: no wrapper)."""
     limits = resolve_sandbox(limits)
-    flags = [*(PID_NAMESPACE if limits.sandbox else ()), *(() if limits.network else NET_NAMESPACE)]
-    if not flags:
+    wanted = _wanted(limits)
+    if not wanted:
         return []
+    flags, _ = namespace_flags(wanted)
+    assert flags is not None  # resolve_sandbox dropped or refused what cannot be had
     return [_unshare_path(), *flags, "--"]
 
 
@@ -239,7 +271,7 @@ class AgentProcess:
         self.limits = limits
         prefix = sandbox_prefix(limits)
         #: in a PID namespace: ``proc`` is unshare, the agent its only child (process 1 there)
-        self.sandboxed = bool(prefix) and PID_NAMESPACE[0] in prefix
+        self.sandboxed = PID_NAMESPACE[0] in prefix
         if prefix:
             why = _executable(self.argv[0], cwd)
             if why is not None:
@@ -822,6 +854,7 @@ __all__ = [
     "Transport",
     "TransportError",
     "make_transport",
+    "namespace_flags",
     "resolve_sandbox",
     "sandbox_prefix",
     "sandbox_problem",
