@@ -65,16 +65,21 @@ def report(name: str, times: list[float]) -> None:
     )
 
 
-def starts(state: dict, n: int, limits: Limits) -> list[float]:
-    """Seconds from starting a jsonl agent to its first answer, then it is closed."""
-    out = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        t = JsonlTransport([sys.executable, "-S", "-c", AGENT, "--jsonl"], limits)
-        t.request(state, 10.0)
-        out.append(time.perf_counter() - t0)
-        t.close()
-    return out
+def start_once(state: dict, limits: Limits) -> float:
+    """Seconds from starting a jsonl agent to its first answer (then it is closed)."""
+    t0 = time.perf_counter()
+    t = JsonlTransport([sys.executable, "-S", "-c", AGENT, "--jsonl"], limits)
+    t.request(state, 10.0)
+    elapsed = time.perf_counter() - t0
+    t.close()
+    return elapsed
+
+
+def exec_once(state: dict, limits: Limits) -> float:
+    t = ExecTransport([sys.executable, "-S", "-c", AGENT], limits)
+    t0 = time.perf_counter()
+    t.request(state, 10.0)
+    return time.perf_counter() - t0
 
 
 def main() -> None:
@@ -83,15 +88,27 @@ def main() -> None:
     ap.add_argument("--starts", type=int, default=30)
     args = ap.parse_args()
     state = sample_state()
-    for label, limits in (("sandbox", Limits()), ("bare", Limits(sandbox=False))):
+    modes = (("sandbox", Limits()), ("bare", Limits(sandbox=False)))
+    for label, limits in modes:
         jsonl = JsonlTransport([sys.executable, "-c", AGENT, "--jsonl"], limits)
         measure(jsonl, state, 5)  # warm-up (process start) not counted
         jsonl = JsonlTransport([sys.executable, "-c", AGENT, "--jsonl"], limits)
         jsonl.request(state, 10.0)
         report(f"jsonl {label}", measure(jsonl, state, args.moves))
-        exec_ = ExecTransport([sys.executable, "-S", "-c", AGENT], limits)
-        report(f"exec {label}", measure(exec_, state, max(args.moves // 5, 20)))
-        report(f"jsonl start {label}", starts(state, args.starts, limits))
+    # Process starts alternate between the modes, so that a busy machine (a shared CI runner)
+    # weighs on both alike rather than on whichever ran second.
+    execs: dict[str, list[float]] = {label: [] for label, _ in modes}
+    starts: dict[str, list[float]] = {label: [] for label, _ in modes}
+    for _ in range(max(args.moves // 5, 20)):
+        for label, limits in modes:
+            execs[label].append(exec_once(state, limits))
+    for _ in range(args.starts):
+        for label, limits in modes:
+            starts[label].append(start_once(state, limits))
+    for label, _ in modes:
+        report(f"exec {label}", execs[label])
+    for label, _ in modes:
+        report(f"jsonl start {label}", starts[label])
 
 
 if __name__ == "__main__":
