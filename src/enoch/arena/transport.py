@@ -524,8 +524,10 @@ class AgentProcess:
         self.closed = True
         if self.sandboxed and self.proc.poll() is None:
             self._kill_namespace()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pgid, signal.SIGKILL)
+        if not (self.sandboxed and self.proc.returncode is not None):
+            # (a reaped unshare means an empty group: its id may not be signalled again)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             self.proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -547,8 +549,7 @@ class AgentProcess:
         if self._in >= 0:
             self._pending = b""
             self._really_close_stdin()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=grace)
+        self.wait_exit(grace)
         self.kill()
 
     def exit_description(self) -> str:
