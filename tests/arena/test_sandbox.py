@@ -314,3 +314,23 @@ def test_an_ordinary_user_gets_the_sandbox_in_a_user_namespace(
     assert result.termination == "resignation", result.reason
     assert not live_processes(MARK)
     assert "sandbox" not in capsys.readouterr().err
+
+
+def test_cannot_sandbox_warns_once_for_a_library_match_in_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """run_match with worker processes: the parent probes, the workers stay quiet. (No
+    unshare on PATH, so that the spawned workers cannot find it either.)"""
+    from enoch.arena.match import run_match
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(transport_mod, "_probed", {})
+    monkeypatch.setattr(transport_mod, "_paths", {})
+    monkeypatch.setattr(transport_mod, "_warned", [])
+
+    outcome = run_match(
+        escapee(0), "builtin:random", games=4, concurrency=2, config=GameConfig(timeout=20)
+    )
+    assert len(outcome.games) == 4
+    err = capfd.readouterr().err
+    assert err.count("without a sandbox") == 1, err

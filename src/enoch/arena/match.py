@@ -22,13 +22,14 @@ import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from enoch.arena.records import JsonlWriter, RecordWriter
 from enoch.arena.referee import GameConfig, GameResult, play_game
 from enoch.arena.stats import Score, Sprt, ratings
+from enoch.arena.transport import resolve_sandbox
 from enoch.errors import InputError
 from enoch.game.api import Game, Setup, Start
 from enoch.game.registry import find_game
@@ -251,6 +252,10 @@ def run_schedule(
                 if keep(game, result):
                     break
             return outcome
+        if any(not a.startswith(("builtin:", "human", "http://", "https://")) for a in agents):
+            # the sandbox probed here, once: workers get limits that need no probe (and so
+            # a machine without namespaces hears of it once, not once per worker)
+            cfg = replace(cfg, limits=resolve_sandbox(cfg.limits))
         ctx = multiprocessing.get_context("spawn")  # no fork of a threaded parent
         # Two games in flight per worker: one playing, one queued, so that a worker never
         # idles while the parent records a result and submits the next game (with one in
