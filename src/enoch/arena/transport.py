@@ -509,8 +509,7 @@ class AgentProcess:
         try:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(fd, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=KILL_WAIT)
+            self.wait_exit(KILL_WAIT)
         finally:
             os.close(fd)
 
