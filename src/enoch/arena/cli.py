@@ -266,8 +266,9 @@ def _config(
     limits = Limits(
         max_answer_bytes=args.max_answer_bytes,
         memory_mb=args.memory_mb or None,
-        sandbox=not args.no_sandbox,
-        network=not args.no_network,
+        # (getattr: commands that build their own namespace, enoch enochian play, lack them)
+        sandbox=not getattr(args, "no_sandbox", False),
+        network=not getattr(args, "no_network", False),
     )
     if any(not a.startswith(_IN_PROCESS) for a in agents):
         # probed here, once, before any game: the warning is one line per run, a refused
