@@ -53,7 +53,8 @@ def play(
     config: GameConfig | None = None,
     limits: Limits | None = None,
 ) -> tuple[GameResult, list[dict[str, Any]], list[Player]]:
-    """One game of ``variant``; every process group its players started must be gone."""
+    """One game of ``variant``; every process group its players started must be gone the
+    moment the game returns (the PID namespace leaves no process dying after the kill)."""
     game = find_game(variant)
     players = [make_player(a, game, limits=limits or Limits()) for a in agents]
     events: list[dict[str, Any]] = []
@@ -66,21 +67,9 @@ def play(
     )
     for p in players:
         for pgid in p.pgids:
-            assert gone(pgid), f"process group {pgid} of {p.name} survived"
+            assert not group_alive(pgid), f"process group {pgid} of {p.name} survived"
     assert events[-1]["event"] == "end" and events[-1]["termination"] == result.termination
     return result, events, players
-
-
-def gone(pgid: int, within: float = 1.0) -> bool:
-    """Whether process group ``pgid`` is empty, allowing its members ``within`` seconds to
-    die: the referee kills the group with SIGKILL, which a grandchild (not the referee's to
-    reap) takes a few milliseconds to act on after ``play_game`` has returned."""
-    deadline = time.monotonic() + within
-    while group_alive(pgid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True
 
 
 def assert_seat_zero_forfeits(variant: str, r: GameResult, termination: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import shutil
+import subprocess
 import sys
 import time
 
@@ -148,3 +149,74 @@ def test_many_games_through_python_chess() -> None:
                 result = engine.play(board, chess.engine.Limit(time=0.02))
                 assert result.move is not None and result.move in board.legal_moves
                 board.push(result.move)
+
+
+def _legal(fen_moves: list[str], best: str) -> bool:
+    board = chess.Board()
+    for m in fen_moves:
+        board.push_uci(m)
+    return chess.Move.from_uci(best) in board.legal_moves
+
+
+@pytest.mark.parametrize(
+    ("stream", "positions"),
+    [
+        # a GUI that changes the position during an infinite search, then quits
+        (["position startpos", "go infinite", "position startpos moves e2e4", "quit"], [[]]),
+        # ... or starts the next search without a stop: the first still gets its bestmove
+        (
+            [
+                "position startpos",
+                "go infinite",
+                "position startpos moves e2e4",
+                "go infinite",
+                "position startpos moves e2e4 e7e5",
+                "go depth 2",
+                "quit",
+            ],
+            [[], ["e2e4"], ["e2e4", "e7e5"]],
+        ),
+        # ... or sets an option / starts a new game mid-search
+        (
+            [
+                "go infinite",
+                "setoption name Hash value 2",
+                "go infinite",
+                "ucinewgame",
+                "isready",
+                "quit",
+            ],
+            [[], []],
+        ),
+    ],
+)
+def test_commands_during_go_infinite_then_quit_exit(
+    stream: list[str], positions: list[list[str]]
+) -> None:
+    """The reader never blocks on a search that only ``stop`` can end: the process exits in
+    bounded time, every ``go`` has one legal ``bestmove`` of the position it searched."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "enoch", "uci"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None
+    for line in stream:
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        time.sleep(0.2)  # let each search get going before the next command
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"enoch uci did not exit after {stream}")
+    assert proc.returncode == 0, err
+    best = [line.split()[1] for line in out.splitlines() if line.startswith("bestmove")]
+    assert len(best) == len(positions), out
+    for moves, move in zip(positions, best, strict=True):
+        assert _legal(moves, move), (moves, move)
+    if "isready" in stream:
+        assert out.splitlines()[-1] == "readyok"

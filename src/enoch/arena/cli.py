@@ -28,6 +28,7 @@ BACKEND_DEFAULTS = {
     "resume": None,
     "game_timeout": None,
 }
+_IN_PROCESS = ("builtin:", "human", "http://", "https://", "llm:")  # agents that start no process
 
 
 def _variant(p: argparse.ArgumentParser) -> None:
@@ -93,6 +94,17 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=2048,
         metavar="MB",
         help="address-space limit of external agents (default: %(default)s; 0 = none)",
+    )
+    r.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run external agents without a PID namespace of their own (then a process they "
+        "start with setsid can outlive the game); see docs/security.md",
+    )
+    r.add_argument(
+        "--no-network",
+        action="store_true",
+        help="give external agents an empty network namespace (refused where impossible)",
     )
     r.add_argument(
         "--max-answer-bytes",
@@ -320,10 +332,12 @@ def _choices(game: Any, key: str) -> tuple[Any, ...]:
     return tuple(spec.choices or ())
 
 
-def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
+def _config(
+    args: argparse.Namespace, movetime: float | None = None, agents: tuple[str, ...] = ()
+) -> Any:
     from enoch.arena.clock import TimeControl
     from enoch.arena.referee import GameConfig
-    from enoch.arena.transport import Limits
+    from enoch.arena.transport import Limits, resolve_sandbox
     from enoch.errors import InputError
 
     mt = args.movetime if args.movetime is not None else movetime
@@ -345,6 +359,18 @@ def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
     if args.max_answer_bytes < 64:
         raise InputError("--max-answer-bytes must be at least 64")
     tc = TimeControl.parse(args.tc) if args.tc else None
+    limits = Limits(
+        max_answer_bytes=args.max_answer_bytes,
+        memory_mb=args.memory_mb or None,
+        # (getattr: commands that build their own namespace, enoch enochian play, lack them)
+        sandbox=not getattr(args, "no_sandbox", False),
+        network=not getattr(args, "no_network", False),
+        allow_insecure=bool(getattr(args, "allow_insecure", False)),
+    )
+    if any(not a.startswith(_IN_PROCESS) for a in agents):
+        # probed here, once, before any game: the warning is one line per run, a refused
+        # --no-network an input error, and worker processes get limits that need no probe
+        limits = resolve_sandbox(limits)
     return GameConfig(
         movetime=None if tc else mt,
         tc=tc,
@@ -352,11 +378,7 @@ def _config(args: argparse.Namespace, movetime: float | None = None) -> Any:
         grace=args.grace,
         lenient=args.lenient,
         retries=args.retries,
-        limits=Limits(
-            max_answer_bytes=args.max_answer_bytes,
-            memory_mb=args.memory_mb or None,
-            allow_insecure=bool(getattr(args, "allow_insecure", False)),
-        ),
+        limits=limits,
     )
 
 
@@ -397,7 +419,7 @@ def _play(args: argparse.Namespace) -> int:
             f"(got {len(agents)})"
         )
     _check_agents(agents, game, args)
-    config = _config(args, default_movetime)
+    config = _config(args, default_movetime, tuple(agents))
     if args.log and args.log_dir:
         raise InputError("give --log or --log-dir, not both")
     state = game.new_state(setup)
@@ -471,12 +493,14 @@ def _compact(raw: Any, state: Any) -> str:
 
 
 def _fmt_elo(elo: tuple[float, float, float]) -> str:
+    from enoch.arena.stats import signed
+
     e, lo, hi = elo
     if math.isinf(e):
-        return "+inf" if e > 0 else "-inf"
+        return signed(e)
     if math.isinf(lo) or math.isinf(hi):
-        return f"{e:+.1f} (interval unbounded)"
-    return f"{e:+.1f} ± {(hi - lo) / 2:.1f}  [{lo:+.1f}, {hi:+.1f}]"
+        return f"{signed(e)} (interval unbounded)"
+    return f"{signed(e)} ± {(hi - lo) / 2:.1f}  [{signed(lo)}, {signed(hi)}]"
 
 
 def _match(args: argparse.Namespace) -> int:
@@ -502,7 +526,7 @@ def _match(args: argparse.Namespace) -> int:
         raise InputError("--first must not be negative")
     if args.concurrency is not None and args.concurrency < 1:
         raise InputError("--concurrency must be at least 1")
-    config = _config(args)
+    config = _config(args, agents=tuple(args.agents))
     starts = game.starts(setup)
     sprt = Sprt.parse(args.sprt) if args.sprt else None
     if sprt is not None and seats != 2:
@@ -652,6 +676,7 @@ def _ratings_table(outcome: Any, title: str) -> Any:
     from rich.table import Table
 
     from enoch.arena.match import tournament_ratings
+    from enoch.arena.stats import signed
 
     names = outcome.names
     rated = tournament_ratings(outcome)
@@ -676,7 +701,7 @@ def _ratings_table(outcome: Any, title: str) -> Any:
         table.add_row(
             str(rank),
             names[i],
-            f"{elo:+.0f} ± {margin:.0f}" if math.isfinite(margin) else f"{elo:+.0f}",
+            f"{signed(elo, 0)} ± {margin:.0f}" if math.isfinite(margin) else signed(elo, 0),
             f"{total_sc.points:g}/{total_sc.games}",
             *cells,
         )
@@ -699,7 +724,7 @@ def _tournament(args: argparse.Namespace) -> int:
         raise InputError("--rounds and --concurrency must be at least 1")
     game, setup = _game(args)
     _check_agents(args.agents, game, args)
-    config = _config(args)
+    config = _config(args, agents=tuple(args.agents))
     starts = game.starts(setup)
     names = unique_names(args.agents)
     _check_outputs(args)

@@ -26,7 +26,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,7 @@ from enoch.arena.backends import (
 from enoch.arena.records import JsonlWriter, RecordWriter
 from enoch.arena.referee import GameConfig, GameResult, play_game
 from enoch.arena.stats import PairScore, Score, Sprt, ratings
+from enoch.arena.transport import resolve_sandbox
 from enoch.errors import InputError
 from enoch.game.api import Game, Setup, Start
 from enoch.game.registry import find_game
@@ -50,6 +51,7 @@ UNRATED = ABANDONED = "abandoned"  # the termination no statistic counts (result
 #: agents that wait on the network, not the CPU: a match of only these (and the cheap
 #: ``builtin:random``) runs its games in threads, not processes (see :func:`network_bound`)
 NETWORK_PREFIXES = ("llm:", "http://", "https://")
+_IN_PROCESS = ("builtin:", "human", *NETWORK_PREFIXES)  # agents that start no process
 
 
 def network_bound(agents: Sequence[Any]) -> bool:
@@ -327,6 +329,10 @@ def run_schedule(
     ``resume`` names an earlier run's results file: its games are not played again, and new
     lines are appended to it (unless ``results`` names another file)."""
     cfg = config or GameConfig()
+    if any(isinstance(a, str) and not a.startswith(_IN_PROCESS) for a in agents):
+        # the sandbox probed here, once: workers get limits that need no probe (and so a
+        # machine without namespaces hears of it once, not once per worker)
+        cfg = replace(cfg, limits=resolve_sandbox(cfg.limits))
     game_rules = find_game(variant) if isinstance(variant, str) else variant
     variant_name = game_rules.name
     setup = setup or game_rules.setup()

@@ -1,8 +1,11 @@
 """Match statistics as engine testers report them: score, Elo with a 95% interval, LOS, SPRT.
 
 Elo is the logistic model: a score fraction ``s`` means ``-400·log10(1/s - 1)``. The interval
-maps the score's normal 95% interval (per-game variance from the observed wins/draws/losses)
-through that function. LOS, the likelihood of superiority, is ``Φ((W-L)/sqrt(W+L))``: draws
+maps the score's normal 95% interval through that function. Its per-game variance comes from
+the observed wins/draws/losses with half a pseudo-game of each added (the SPRT's regularisation
+below): without it two draws have variance 0 and the interval "± 0", a certainty two games
+cannot give; with it they get about ± 330 Elo, and over hundreds of games the pseudo-games
+vanish into the data. LOS, the likelihood of superiority, is ``Φ((W-L)/sqrt(W+L))``: draws
 say nothing about which side is stronger. The SPRT is the trinomial GSPRT of fishtest and
 cutechess (normal approximation of the log-likelihood ratio between Elo ``elo0`` and
 ``elo1``): it *decides* between two hypotheses, it does not measure (the Elo line does that).
@@ -28,7 +31,15 @@ def elo_from_score(score: float) -> float:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: never -0.0
+
+
+def signed(value: float, digits: int = 1) -> str:
+    """An Elo figure with its sign, ``0.0`` (not ``+0.0`` or ``-0.0``) when it rounds to zero."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
 
 
 def score_from_elo(elo: float) -> float:
@@ -74,12 +85,14 @@ class Score:
         ) / n
 
     def elo(self) -> tuple[float, float, float]:
-        """(Elo difference, lower, upper) with a 95% interval."""
+        """(Elo difference, lower, upper) with a 95% interval (see the module docstring)."""
         n = self.games
         s = self.fraction
         if not n:
             return 0.0, -math.inf, math.inf
-        margin = 1.959964 * math.sqrt(self.variance() / n)
+        w, d, l_ = self.wins + 0.5, self.draws + 0.5, self.losses + 0.5
+        var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l_ * s**2) / (w + d + l_)
+        margin = 1.959964 * math.sqrt(var / n)
         return elo_from_score(s), elo_from_score(s - margin), elo_from_score(s + margin)
 
     def los(self) -> float:
@@ -138,11 +151,13 @@ class PairScore:
         return mu, var / sum(weights)
 
     def elo(self) -> tuple[float, float, float]:
-        """(Elo difference, lower, upper) with a 95% interval over pairs."""
+        """(Elo difference, lower, upper) with a 95% interval over pairs. Half a pseudo-pair
+        in each bin enters the variance (as for single games and in the SPRT), so that a few
+        identical pairs do not claim an interval of zero."""
         n = self.pairs
         if not n:
             return 0.0, -math.inf, math.inf
-        mu, var = self.mean_variance()
+        mu, var = self.mean_variance(prior=0.5)
         margin = 1.959964 * math.sqrt(var / n)
         return elo_from_score(mu), elo_from_score(mu - margin), elo_from_score(mu + margin)
 

@@ -2,7 +2,13 @@
 
 The main thread reads commands; ``go`` starts the search on a worker thread so that ``stop``,
 ``isready`` and ``quit`` are answered while it thinks. Every ``bestmove`` is a legal move of the
-position set by the last ``position`` command.
+position its ``go`` searched.
+
+The reader never waits for a search to end by itself: a ``go infinite`` ends only with
+``stop``, so a GUI that sends ``position`` or ``go`` during one and then ``quit`` would
+otherwise never be heard again. ``position`` does not touch the running search (it searches
+a copy); ``go``, ``setoption`` and ``ucinewgame``, which need the engine idle, end the running
+search first as ``stop`` does (its ``bestmove`` is printed: every ``go`` gets exactly one).
 """
 
 from __future__ import annotations
@@ -63,17 +69,16 @@ class UciEngine:
         elif cmd == "isready":
             self.send("readyok")
         elif cmd == "ucinewgame":
-            self.wait()
+            self.stop()
             self.searcher.clear()
             self.position = Position.start()
         elif cmd == "setoption":
-            self.wait()
+            self.stop()
             self.setoption(args)
         elif cmd == "position":
-            self.wait()
             self.set_position(args)
         elif cmd == "go":
-            self.wait()
+            self.stop()
             self.go(args)
         elif cmd == "stop":
             self.stop()

@@ -4,9 +4,13 @@ PGN follows the standard: the Seven Tag Roster, ``FEN``/``SetUp`` for a non-stan
 ``TimeControl``, ``PlyCount`` and ``Termination`` with the PGN standard's values (``normal``,
 ``time forfeit``, ``rules infraction``, ``abandoned``). enoch's precise termination
 (``checkmate``, ``fifty_moves``, ``crash`` ...) is in the ``EnochTermination`` tag and the
-human-readable reason in the final comment, so engine-testing tools and people both read it.
-Each agent move carries its thinking time as ``[%emt]`` and, with clocks, the remaining time as
-``[%clk]``; book moves carry the comment ``book``.
+human-readable reason in a comment of its own just before the result, so engine-testing
+tools and people both read it. Each agent move carries its thinking time as ``[%emt]`` and,
+with clocks, the remaining time as ``[%clk]``; book moves carry the comment ``book``. The
+reason is never merged into the last move's comment: a game that ends right after its opening
+(an agent that crashes on its first question) would otherwise read ``{ book white forfeits:
+... }``, the opening's mark and the verdict in one. python-chess keeps one comment per move,
+so :func:`pgn_text` writes the reason with its own exporter.
 """
 
 from __future__ import annotations
@@ -79,16 +83,21 @@ def to_pgn_game(
         # Written as text: python-chess's set_emt/set_clock round to whole seconds, and engine
         # games need milliseconds. python-chess's emt()/clock() read these back.
         node.comment = " ".join(parts)
-    if node is pgn:
-        pgn.comment = game.reason
-    else:
-        node.comment = (node.comment + " " if node.comment else "") + game.reason
     return pgn
 
 
 def pgn_text(game: GameResult, **tags: Any) -> str:
-    exporter_game = to_pgn_game(game, **tags)
-    return str(exporter_game) + "\n\n"
+    """The PGN of one game: :func:`to_pgn_game` and the reason as a comment of its own."""
+    import chess.pgn
+
+    class Exporter(chess.pgn.StringExporter):
+        def visit_result(self, result: str) -> None:
+            reason = game.reason.replace("}", "").strip()  # as python-chess does
+            if reason:
+                self.write_token("{ " + reason + " } ")
+            super().visit_result(result)
+
+    return str(to_pgn_game(game, **tags).accept(Exporter(columns=None))) + "\n\n"
 
 
 def read_pgn_games(text: str) -> list[Any]:

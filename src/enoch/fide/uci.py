@@ -93,18 +93,28 @@ class UciPlayer(Player):
             self.proc = AgentProcess(self.cmd, self.limits)
             self._pgids.append(self.proc.pgid)
             deadline = time.monotonic() + HANDSHAKE_TIMEOUT
+            awaited = "uciok"
             try:
                 self.proc.send(b"uci\n")
                 self._expect("uciok", deadline)
                 for key, value in self.options.items():
                     self.proc.send(f"setoption name {key} value {value}\n".encode())
                 self.proc.send(b"ucinewgame\nisready\n")
+                awaited = "readyok"
                 self._expect("readyok", deadline)
             except TransportError as exc:
+                # The cause, said once here, is what the results, the PGN and the log carry
+                # (every later question repeats it): which answer never came, and the last
+                # line the engine wrote on stderr (often the real reason: a missing file).
+                self._stderr = self.proc.stderr_tail()
                 self.proc.kill()
+                tail = self._stderr.strip().splitlines()
+                said = f"; stderr: {tail[-1][:200]}" if tail else ""
                 if isinstance(exc, AgentTimeout):
-                    raise AgentCrash("engine did not finish the UCI handshake in time") from None
-                raise
+                    cause = f"no {awaited} within {HANDSHAKE_TIMEOUT:g} s (UCI handshake){said}"
+                else:
+                    cause = f"UCI handshake failed before {awaited}: {exc}{said}"
+                raise AgentCrash(cause, self._stderr) from None
         return self.proc
 
     def start(self) -> None:
