@@ -10,17 +10,18 @@ import random
 import time
 from typing import Any
 
+from enoch._numbers import MAX_SECONDS, parse_float, parse_int
 from enoch.enochian.protocol import move_to_json, state_from_json
 from enoch.enochian.search import Searcher, evaluate
 from enoch.enochian.state import ACCEPT, OFFER, REFUSE, State
 from enoch.errors import InputError
 
 
-def _num(options: dict[str, str], name: str, default: float) -> float:
-    try:
-        return float(options.get(name, default))
-    except ValueError:
-        raise InputError(f"option {name} must be a number, not {options[name]!r}") from None
+def _num(options: dict[str, str], name: str, default: float, *, lo: float, hi: float) -> float:
+    """An option through the one bounded parser (ASCII decimals, finite, in ``[lo, hi]``)."""
+    if name not in options:
+        return default
+    return parse_float(str(options[name]), f"option {name}", lo, hi)
 
 
 class _Base:
@@ -32,7 +33,8 @@ class _Base:
             if k not in known:
                 raise InputError(f"{self.name}: unknown option {k!r} (known: {', '.join(known)})")
         self.options = options
-        self.rng = random.Random(int(_num(options, "seed", 0)))
+        seed = options.get("seed")
+        self.rng = random.Random(0 if seed is None else parse_int(str(seed), "option seed"))
 
     def _known(self) -> tuple[str, ...]:
         return ("seed",)
@@ -126,7 +128,8 @@ class SearchAgent(_Base):
     def __init__(self, **options: str) -> None:
         super().__init__(**options)
         self.searcher = Searcher(
-            movetime=_num(options, "movetime", 1.0), max_depth=int(_num(options, "depth", 64))
+            movetime=_num(options, "movetime", 1.0, lo=0.001, hi=MAX_SECONDS),
+            max_depth=int(_num(options, "depth", 64, lo=1, hi=1000)),
         )
 
     def _known(self) -> tuple[str, ...]:

@@ -104,6 +104,16 @@ def register(sub: Any) -> None:
     m.set_defaults(func=_match)
 
     v = s.add_parser("validate", help="validate an Enochian state JSON on stdin")
+    from enoch._json import DEFAULT_MAX_BYTES
+    from enoch._numbers import arg
+
+    v.add_argument(
+        "--max-state-bytes",
+        type=arg("int", 2),
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help="refuse a larger state (default: %(default)s)",
+    )
     v.set_defaults(func=_validate)
 
 
@@ -266,9 +276,11 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    from enoch._json import read_limited
     from enoch.enochian.protocol import move_to_json, validate_state_text
 
-    st = validate_state_text(sys.stdin.read())
+    limit = args.max_state_bytes
+    st = validate_state_text(read_limited(sys.stdin.buffer, "state", limit), limit)
     print(
         json.dumps(
             {

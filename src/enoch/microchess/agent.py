@@ -33,7 +33,7 @@ from typing import Any
 from enoch.errors import InputError
 from enoch.microchess.evaluator import Board, Evaluation, evaluate, from_frame
 from enoch.microchess.slots import BLACK, WHITE, Men, Placement, assign, parse_placement, track
-from enoch.protocol import parse_state
+from enoch.protocol import read_state
 from enoch.rules import SQUARE_NAMES, Position, move_uci
 
 _OPTIONS: dict[str, tuple[str, ...]] = {
@@ -45,7 +45,7 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
 
 def state_position(state: dict[str, Any]) -> Position:
     """The FIDE position of a state, parsed (and validated) by the protocol layer."""
-    return parse_state(state).position
+    return read_state(state).position
 
 
 def _history_key(fen4: str) -> str | None:
