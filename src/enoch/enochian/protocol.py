@@ -373,7 +373,7 @@ def state_from_json(data: object) -> State:
         sq = _square(m["square"], f"{w}.square")
         army = _army(m["army"], f"{w}.army")
         kind = m["kind"]
-        if kind not in BASE_KIND and kind != "pawn":
+        if not isinstance(kind, str) or (kind not in BASE_KIND and kind != "pawn"):
             raise _err(f"{w}.kind", f"unknown kind {quote(kind)}")
         patron = m.get("patron")
         if kind == "pawn":
@@ -512,7 +512,7 @@ def state_from_json(data: object) -> State:
         if set(o) != {"winner", "reason"}:
             raise _err("state.outcome", "must have exactly 'winner' and 'reason'")
         winner = o.get("winner")
-        if winner is not None and winner not in TEAM_INDEX:
+        if winner is not None and (not isinstance(winner, str) or winner not in TEAM_INDEX):
             raise _err(
                 "state.outcome.winner", f"must be actives, passives or null, not {quote(winner)}"
             )
@@ -578,7 +578,7 @@ def parse_answer(data: object, st: State | None = None) -> dict[str, Any]:
                 "answer",
                 f"an action answer has only 'action', not {quote(sorted(set(d) - {'action'})[0])}",
             )
-        if d["action"] not in ACTIONS:
+        if not isinstance(d["action"], str) or d["action"] not in ACTIONS:
             raise _err(
                 "answer.action",
                 f"unknown action {quote(d['action'])} (known: {', '.join(ACTIONS)})",
@@ -597,7 +597,9 @@ def parse_answer(data: object, st: State | None = None) -> dict[str, Any]:
                 "answer.promotion",
                 f"must be null or one of Q, R, B, N, not {quote(d['promotion'])}",
             )
-        if "kind" in d and d["kind"] not in BASE_KIND and d["kind"] != "pawn":
+        if "kind" in d and (
+            not isinstance(d["kind"], str) or (d["kind"] not in BASE_KIND and d["kind"] != "pawn")
+        ):
             raise _err("answer.kind", f"unknown kind {quote(d['kind'])}")
     if st is not None:
         answer_to_action(st, d)
