@@ -80,7 +80,9 @@ def loads_strict(text: str | bytes, what: str, max_bytes: int | None = DEFAULT_M
         ) from None
     except RecursionError:
         raise ProtocolError(f"{what} is nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer literal past Python's digit limit
+    except ValueError as exc:  # an integer literal past Python's digit limit
+        if "digits" in str(exc):
+            raise ProtocolError(f"{what} has an integer of more than 4300 digits") from None
         raise ProtocolError(f"{what} is not usable JSON: {str(exc)[:80]}") from None
 
 

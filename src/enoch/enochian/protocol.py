@@ -16,7 +16,6 @@ from typing import Any
 
 from enoch._json import DEFAULT_MAX_BYTES
 from enoch.enochian.geometry import (
-    ARMY_INDEX,
     ARMY_NAMES,
     BASE_KIND,
     KIND_NAMES,
@@ -218,10 +217,15 @@ def _err(where: str, what: str) -> ProtocolError:
     return ProtocolError(f"{where}: {what}")
 
 
+# The protocol names armies by their elements only (the command line and the rules file also
+# take the colours, yellow, blue, red, black; a state does not).
+_ELEMENT = {name: i for i, name in enumerate(ARMY_NAMES)}
+
+
 def _army(v: object, where: str) -> int:
-    if not isinstance(v, str) or v not in ARMY_INDEX:
+    if not isinstance(v, str) or v not in _ELEMENT:
         raise _err(where, f"unknown army {quote(v)} (expected air, water, fire or earth)")
-    return ARMY_INDEX[v]
+    return _ELEMENT[v]
 
 
 def _square(v: object, where: str) -> int:
@@ -339,6 +343,8 @@ def state_from_json(data: object) -> State:
     to_move = _army(d["to_move"], "state.to_move")
     to_act = _army(d["to_act"], "state.to_act")
     ctl = _obj(d["controllers"], "state.controllers")
+    for name in ctl:
+        _army(name, "state.controllers")
     try:
         controllers = parse_controllers(ctl, order, players)
     except ProtocolError:
