@@ -47,6 +47,14 @@ def build_stdin(spec: Any) -> bytes:
     if isinstance(spec, str):
         return expand(spec).encode()
     state = base_state(spec["base"])
+    if spec.get("finished"):  # the state of a game that is over
+        from enoch.enochian.protocol import state_to_json
+        from enoch.enochian.state import new_game
+
+        game = new_game(max_plies=4)
+        while not game.is_terminal():
+            game.make(sorted(game.legal_actions())[0])
+        state = state_to_json(game)
     state.update(spec.get("set", {}))
     state["options"] = {**state.get("options", {}), **spec.get("set_option", {})}
     if spec["base"] == "chess":
@@ -72,7 +80,9 @@ def test_corpus_case(path: Path) -> None:
 
         out = io.StringIO()
         with time_limit(30):
-            assert uci.run(io.StringIO(case["uci"]), out) == 0
+            assert uci.run(io.StringIO(expand(case["uci"])), out) == 0
+        longest = max(len(line) for line in out.getvalue().splitlines() or [""])
+        assert longest <= case.get("max_line", 2000), out.getvalue()[:300]
         return
     if "answer" in case:
         from enoch.arena.referee import GameConfig, play_game

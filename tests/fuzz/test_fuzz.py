@@ -23,6 +23,7 @@ from enoch.arena.players import Player, Turn
 from enoch.arena.referee import GameConfig, play_game
 from enoch.enochian.protocol import schema, state_from_json, state_to_json
 from enoch.errors import ProtocolError
+from enoch.protocol import schema as chess_schema
 from tests.fuzz.contract import TRIED, check, run_cli, time_limit
 from tests.fuzz.strategies import (
     STARTING_STATE,
@@ -60,6 +61,7 @@ def targets(strategy: st.SearchStrategy[Any]) -> Callable[[Callable[..., None]],
 
 # ----------------------------------------------------------------------------- chess states
 
+CHESS_SCHEMA = jsonschema.Draft202012Validator(chess_schema("state"))
 CHESS_AGENTS = ["builtin:random", "builtin:greedy", "builtin:microchess", "builtin:engine?depth=1"]
 
 
@@ -68,7 +70,11 @@ def _chess_state(data: tuple[bytes, str]) -> None:
     TRIED["chess state"] += 1
     check(run_cli(["agent", "--agent", agent], text))
     check(run_cli(["legal"], text))
-    check(run_cli(["validate"], text), output_is_problems=True)
+    validated = run_cli(["validate"], text)
+    check(validated, output_is_problems=True)
+    if validated.status == 0:  # what the reader accepts, the shipped schema accepts
+        errors = [e.message for e in CHESS_SCHEMA.iter_errors(json.loads(text))][:3]
+        assert not errors, f"enoch validate said ok to a state the schema refuses: {errors}"
 
 
 test_chess_state, test_chess_state_slow = targets(
@@ -175,8 +181,9 @@ def _option(data: tuple[str, str]) -> None:
         argv = ["play", "builtin:random", "--quiet", f"{flag}={value}", "--movetime", "0.05"]
     run = run_cli(argv)
     check(run)
-    TRIED["option"] += 1
-    check(run_cli(["perft", "startpos", value]))
+    if not (value.isascii() and value.isdigit() and 4 < int(value) <= 12):  # valid, but long
+        TRIED["option"] += 1
+        check(run_cli(["perft", "startpos", value]))
     TRIED["option"] += 1
     check(run_cli(["agent", "--agent", f"builtin:random?seed={value}"], b"{}"))
 

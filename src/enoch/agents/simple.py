@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from enoch._numbers import parse_int
-from enoch.errors import InputError, ProtocolError
+from enoch.errors import InputError, ProtocolError, quote
 from enoch.protocol import GameState, move_answer, read_state
 from enoch.rules import BISHOP, KNIGHT, PAWN, QUEEN, ROOK, Move, Position
 
@@ -41,7 +41,7 @@ class BuiltinAgent:
         unknown = sorted(set(options) - set(self.OPTIONS))
         if unknown:
             raise InputError(
-                f"builtin:{self.name} has no option {unknown[0]!r} "
+                f"builtin:{self.name} has no option {quote(unknown[0])} "
                 f"(options: {', '.join(self.OPTIONS)})"
             )
         seed = options.get("seed")

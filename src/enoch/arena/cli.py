@@ -42,7 +42,7 @@ def _variant(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--max-plies",
-        type=arg("int", 1, 10_000_000),
+        type=arg("int", 1, 1_000_000),
         metavar="N",
         help="adjudicate a draw (move_limit) after N plies (default: chess none, enochian 400)",
     )

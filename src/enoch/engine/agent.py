@@ -26,7 +26,7 @@ from enoch._numbers import MAX_SECONDS
 from enoch.agents.simple import claim_for
 from enoch.engine.search import MAX_THREADS, Limits
 from enoch.engine.smp import parallel_searcher
-from enoch.errors import InputError, ProtocolError
+from enoch.errors import InputError, ProtocolError, quote
 from enoch.protocol import move_answer, read_state
 
 CLAIM_MARGIN = 50
@@ -71,7 +71,8 @@ class EngineAgent:
         unknown = sorted(set(options) - set(self.OPTIONS))
         if unknown:
             raise InputError(
-                f"builtin:engine has no option {unknown[0]!r} (options: {', '.join(self.OPTIONS)})"
+                f"builtin:engine has no option {quote(unknown[0])} "
+                f"(options: {', '.join(self.OPTIONS)})"
             )
         self.given = set(options)
         self.movetime: float | None = 1.0

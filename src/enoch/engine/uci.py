@@ -16,7 +16,7 @@ from enoch import __version__
 from enoch._numbers import parse_float
 from enoch.engine.search import MAX_THREADS, Limits, SearchResult, format_score, pv_text
 from enoch.engine.smp import parallel_searcher
-from enoch.errors import EnochError, InputError
+from enoch.errors import EnochError, InputError, quote
 from enoch.rules.position import Position, move_uci
 
 ENGINE_NAME = f"enoch {__version__}"
@@ -111,7 +111,7 @@ class UciEngine:
             else:
                 self.send(f"info string unknown option {name}")
         except ValueError:
-            self.send(f"info string bad value {value!r} for option {name}")
+            self.send(f"info string bad value {quote(value)} for option {quote(name)}")
 
     def set_position(self, args: list[str]) -> None:
         try:

@@ -14,7 +14,7 @@ from enoch._numbers import MAX_SECONDS, parse_float, parse_int
 from enoch.enochian.protocol import move_to_json, state_from_json
 from enoch.enochian.search import Searcher, evaluate
 from enoch.enochian.state import ACCEPT, OFFER, REFUSE, State
-from enoch.errors import InputError
+from enoch.errors import InputError, ProtocolError, quote
 
 
 def _num(options: dict[str, str], name: str, default: float, *, lo: float, hi: float) -> float:
@@ -24,6 +24,14 @@ def _num(options: dict[str, str], name: str, default: float, *, lo: float, hi: f
     return parse_float(str(options[name]), f"option {name}", lo, hi)
 
 
+def _read(state: dict[str, Any]) -> State:
+    """The state, which must leave something to answer (a finished game does not)."""
+    st = state_from_json(state)
+    if st.outcome is not None or not st.legal_actions():
+        raise ProtocolError("the game is over in this state: nothing to answer")
+    return st
+
+
 class _Base:
     name = "enochian-base"
 
@@ -31,7 +39,9 @@ class _Base:
         known = self._known()
         for k in options:
             if k not in known:
-                raise InputError(f"{self.name}: unknown option {k!r} (known: {', '.join(known)})")
+                raise InputError(
+                    f"{self.name}: unknown option {quote(k)} (known: {', '.join(known)})"
+                )
         self.options = options
         seed = options.get("seed")
         self.rng = random.Random(0 if seed is None else parse_int(str(seed), "option seed"))
@@ -40,7 +50,7 @@ class _Base:
         return ("seed",)
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
-        st = state_from_json(state)
+        st = _read(state)
         if st.pending is not None:
             return {"action": "accept_exchange" if self.accept(st) else "refuse_exchange"}
         return move_to_json(st, self.choose(st))
@@ -76,7 +86,7 @@ class RandomAgent(_Base):
     name = "enochian-random"
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
-        st = state_from_json(state)
+        st = _read(state)
         if st.pending is not None:
             return {"action": self.rng.choice(["accept_exchange", "refuse_exchange"])}
         if OFFER in st.legal_actions() and self.rng.random() < 0.5:
