@@ -20,9 +20,10 @@ from typing import Any
 
 from enoch.errors import InputError, quote
 
-# 18 digits fit a 64-bit integer and are far more than any count enoch reads.
-_INT = re.compile(r"-?[0-9]{1,18}")
-_FLOAT = re.compile(r"-?(?:[0-9]{1,15}(?:\.[0-9]{0,15})?|\.[0-9]{1,15})(?:[eE][-+]?[0-9]{1,3})?")
+# 18 digits fit a 64-bit integer and are far more than any count enoch reads. (Patterns, not
+# compiled at import: the re module compiles and caches them at first use, off the cold start.)
+_INT = r"-?[0-9]{1,18}"
+_FLOAT = r"-?(?:[0-9]{1,15}(?:\.[0-9]{0,15})?|\.[0-9]{1,15})(?:[eE][-+]?[0-9]{1,3})?"
 
 # Seconds: one bound for every time a user gives (--movetime, --timeout, --grace, --tc). A
 # million seconds (11.6 days) is longer than anyone waits for one answer and stays below the
@@ -32,7 +33,7 @@ MAX_SECONDS = 1_000_000.0
 
 def parse_int(text: str, what: str, lo: int | None = None, hi: int | None = None) -> int:
     """An ASCII decimal integer of at most 18 digits within ``[lo, hi]``."""
-    if not isinstance(text, str) or not _INT.fullmatch(text):
+    if not isinstance(text, str) or not re.fullmatch(_INT, text):
         raise InputError(f"{what} must be an integer, got {quote(text)}")
     value = int(text)
     _check_range(value, what, lo, hi)
@@ -41,7 +42,7 @@ def parse_int(text: str, what: str, lo: int | None = None, hi: int | None = None
 
 def parse_float(text: str, what: str, lo: float | None = None, hi: float | None = None) -> float:
     """A finite ASCII decimal number within ``[lo, hi]``."""
-    if not isinstance(text, str) or not _FLOAT.fullmatch(text):
+    if not isinstance(text, str) or not re.fullmatch(_FLOAT, text):
         raise InputError(f"{what} must be a number, got {quote(text)}")
     value = float(text)
     if not math.isfinite(value):
