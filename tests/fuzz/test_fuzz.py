@@ -255,6 +255,8 @@ def _option(data: tuple[str, str]) -> None:
     if not (value.isascii() and value.isdigit() and 4 < int(value) <= 12):  # valid, but long
         TRIED["option"] += 1
         check(run_cli(["perft", "startpos", value]))
+        TRIED["option"] += 1
+        check(run_cli(["enochian", "perft", "earth_of_fire", value]))
     TRIED["option"] += 1
     check(run_cli(["agent", "--agent", f"builtin:random?seed={value}"], b"{}"))
 
