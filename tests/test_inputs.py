@@ -114,3 +114,23 @@ def test_one_size_limit_for_states() -> None:
     with pytest.raises(ProtocolError, match=f"larger than {DEFAULT_MAX_BYTES} bytes"):
         loads_strict(big, "state")
     assert loads_strict(big, "state", None)["board"].startswith("x")
+
+
+def test_clocks_that_grow_past_the_os_timers_do_not_blame_the_agent() -> None:
+    """--tc 1000000+1000000 (each number within bounds): after two moves the clock is past what
+    poll() takes; the referee's wait is capped, and the agent is not forfeited for it."""
+    import shlex
+    import sys
+
+    from enoch.arena.referee import GameConfig, play_game
+
+    code = (
+        "import json,sys; s=json.load(sys.stdin); "
+        "m=('d2','d4') if 'e4' in s['board'] else ('e2','e4'); "
+        "print(json.dumps({'from': m[0], 'to': m[1], 'promotion': None}))"
+    )
+    agent = "exec:" + shlex.join([sys.executable, "-c", code])
+    config = GameConfig(tc=TimeControl.parse("1000000+1000000"))
+    result = play_game(agent, "builtin:random", config=config, max_plies=4)
+    assert result.termination == "move_limit", result.reason
+    assert result.moves[0] == "e2e4" and result.moves[2] == "d2d4"
