@@ -275,9 +275,9 @@ TEXT_FLAGS = [
     ["--option", "moves={}"],
     ["--openings", "{}"],
     ["--variant", "{}"],
-    ["--results", "/nonexistent-enoch/{}"],
-    ["--log-dir", "{}"],
-    ["--pgn", "{}/x.pgn"],
+    ["--results", "{tmp}/{}"],
+    ["--log-dir", "{tmp}/{}"],
+    ["--pgn", "{tmp}/{}/x.pgn"],
     ["builtin:{}"],
     ["--variant", "enochian", "--option", "array={}"],
     ["--variant", "enochian", "--option", "ptah={}", "--option", "divination=true"],
@@ -285,13 +285,23 @@ TEXT_FLAGS = [
 
 
 def _text_option(data: tuple[list[str], str]) -> None:
-    """Text flags (paths, names, FENs) given odd or huge text: refused in one short line."""
+    """Text flags (paths, names, FENs) given odd or huge text: refused in one short line.
+    Paths stay inside a fresh temporary folder, which is also the working folder (".." and
+    "/" in a value must not reach anything outside it)."""
+    import contextlib
+    import tempfile
+
     template, value = data
     TRIED["text option"] += 1
-    extra = [part.replace("{}", value) for part in template]
-    agents = extra[:1] if extra[0].startswith("builtin:") else ["builtin:random"]
-    flags = extra[1:] if extra[0].startswith("builtin:") else extra
-    check(run_cli(["play", *agents, "--quiet", "--max-plies", "2", *flags]))
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        inside = value.replace("..", "__")
+        extra = [
+            part.replace("{tmp}", tmp).replace("{}", inside if "{tmp}" in part else value)
+            for part in template
+        ]
+        agents = extra[:1] if extra[0].startswith("builtin:") else ["builtin:random"]
+        flags = extra[1:] if extra[0].startswith("builtin:") else extra
+        check(run_cli(["play", *agents, "--quiet", "--max-plies", "2", *flags]))
 
 
 test_text_option, test_text_option_slow = targets(
