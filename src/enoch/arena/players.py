@@ -153,7 +153,8 @@ def check_agent(spec: str, game: Game) -> None:
         if name not in game.builtins:
             known = ", ".join(sorted(game.builtins))
             raise InputError(
-                f"unknown agent builtin:{quote(name)} for {game.name} (its built-ins: {known})"
+                f"unknown agent builtin:{name[:40]}{'...' if len(name) > 40 else ''} for "
+                f"{game.name} (its built-ins: {known})"
             )
         return
     if spec.startswith(TRANSPORTS):
