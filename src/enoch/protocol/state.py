@@ -256,8 +256,13 @@ def read_state(data: Any) -> GameState:
     JSON string that holds a state is a string, refused, not decoded a second time."""
     problems, state = state_problems(data)
     if state is None:
-        more = f"; and {len(problems) - 5} more problems" if len(problems) > 5 else ""
-        raise ProtocolError("; ".join(problems[:5]) + more)
+        # one short line: the first problems (enoch validate lists them all)
+        more = (
+            f"; and {len(problems) - 3} more (enoch validate lists them)"
+            if len(problems) > 3
+            else ""
+        )
+        raise ProtocolError("; ".join(problems[:3]) + more)
     return state
 
 
