@@ -53,7 +53,7 @@ def test_perft_last_line_is_the_count(capsys: pytest.CaptureFixture[str]) -> Non
         (["agent", "--agent", "builtin:nope"], "{}", "unknown agent builtin:nope for chess"),
         (["agent", "--agent", "builtin:random?depth=3"], "{}", "has no option 'depth'"),
         (["perft", "not a fen", "2"], "", "FEN 'not a fen'"),
-        (["perft", "startpos", "-1"], "", "DEPTH must be 0 or more"),
+        (["perft", "startpos", "-1"], "", "DEPTH: the value must be at least 0"),
     ],
 )
 def test_bad_input_one_line_exit_2_nothing_on_stdout(

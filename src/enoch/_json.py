@@ -9,13 +9,43 @@ and a referee that silently picks one is guessing a move, so every reader in eno
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import IO, Any
 
-from enoch.errors import ProtocolError
+from enoch.errors import ProtocolError, quote
+
+# The largest state (or any JSON document) read when the caller names no limit. A state
+# carries the position history of its game: the longest game FIDE's 75-move rule allows, every
+# position in the history, is about 1 MB; twice that. A 50 MB "state" is refused at once
+# instead of keeping an agent busy for a minute. Answers have their own, smaller limit
+# (``--max-answer-bytes``, 64 KiB), enforced by the transports as they read.
+DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 
 
-def loads_strict(text: str | bytes, what: str) -> Any:
-    """``json.loads`` that rejects duplicate keys and NaN/Infinity, with a one-line error."""
+def too_large(what: str, max_bytes: int, flag: str = "--max-state-bytes") -> ProtocolError:
+    return ProtocolError(f"{what} is larger than {max_bytes} bytes (the limit; see {flag})")
+
+
+def read_limited(stream: IO[bytes], what: str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """All of ``stream``, refused as soon as it passes ``max_bytes`` (never read whole)."""
+    data = stream.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise too_large(what, max_bytes)
+    return data
+
+
+def read_line_limited(stream: IO[bytes], what: str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """One line of ``stream`` (b"" at its end), refused when longer than ``max_bytes``."""
+    line = stream.readline(max_bytes + 2)
+    if len(line.rstrip(b"\r\n")) > max_bytes:
+        raise too_large(what, max_bytes)
+    return line
+
+
+def loads_strict(text: str | bytes, what: str, max_bytes: int | None = DEFAULT_MAX_BYTES) -> Any:
+    """``json.loads`` that rejects duplicate keys, NaN/Infinity, deep nesting and texts
+    longer than ``max_bytes`` (None: no limit), with a one-line error."""
+    if max_bytes is not None and len(text) > max_bytes:
+        raise too_large(what, max_bytes)
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -28,7 +58,7 @@ def loads_strict(text: str | bytes, what: str) -> Any:
         out: dict[str, Any] = {}
         for k, v in items:
             if k in out:
-                raise ProtocolError(f"{what} has the key {k[:40]!r} twice")
+                raise ProtocolError(f"{what} has the key {quote(k)} twice")
             out[k] = v
         return out
 
@@ -50,7 +80,9 @@ def loads_strict(text: str | bytes, what: str) -> Any:
         ) from None
     except RecursionError:
         raise ProtocolError(f"{what} is nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer literal past Python's digit limit
+    except ValueError as exc:  # an integer literal past Python's digit limit
+        if "digits" in str(exc):
+            raise ProtocolError(f"{what} has an integer of more than 4300 digits") from None
         raise ProtocolError(f"{what} is not usable JSON: {str(exc)[:80]}") from None
 
 

@@ -49,6 +49,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# The longest error line printed. Messages quote at most a short prefix of what they refuse
+# (enoch.errors.quote); this is the backstop that keeps the promise of one short line.
+MAX_ERROR_CHARS = 1000
+
+
+def _one_line(message: str) -> str:
+    message = " ".join(message.splitlines())
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[: MAX_ERROR_CHARS - 3] + "..."
+    return message
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from enoch.errors import InputError
 
@@ -57,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status = args.func(args)
     except InputError as exc:
-        sys.stderr.write(f"enoch: error: {exc}\n")
+        sys.stderr.write(f"enoch: error: {_one_line(str(exc))}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("enoch: interrupted\n")
@@ -70,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get("ENOCH_DEBUG"):
             raise
-        sys.stderr.write(f"enoch: internal error: {type(exc).__name__}: {exc}\n")
+        sys.stderr.write(f"enoch: internal error: {type(exc).__name__}: {_one_line(str(exc))}\n")
         return 1
     return int(status or 0)
 

@@ -306,18 +306,7 @@ def test_make_config_defaults() -> None:
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
     return subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from enoch.enochian.cli import "
-            "register; import argparse, enoch.cli as c; "
-            "p=argparse.ArgumentParser(); s=p.add_subparsers(); register(s); "
-            "a=p.parse_args(sys.argv[1:]); from enoch.errors import InputError\n"
-            "try: sys.exit(a.func(a))\n"
-            "except InputError as e: print(e, file=sys.stderr); sys.exit(2)",
-            "enochian",
-            *args,
-        ],
+        [sys.executable, "-m", "enoch", "enochian", *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -493,7 +482,7 @@ def test_cli_match_four_agents_files(tmp_path: Path) -> None:
         (("match", "random", "random", "--arrays", "nowhere"), "unknown Enochian array"),
         (
             ("match", "random", "random", "--results", "/nonexistent/dir/r.jsonl"),
-            "its folder does not exist",
+            "does not exist",
         ),
         (("play", "--agents", "random,random"), "--agents"),
         (("play", "--players", "2", "--agents", "random,random,random"), "--agents"),

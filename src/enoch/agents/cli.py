@@ -22,39 +22,49 @@ def register(sub: Any) -> None:
         "enochian: builtin:search (default), builtin:greedy, builtin:random)",
     )
     p.add_argument("--variant", default="chess", metavar="NAME", help="chess (default) or enochian")
+    from enoch._json import DEFAULT_MAX_BYTES
+    from enoch._numbers import arg, seconds
+
     p.add_argument(
-        "--movetime", type=float, metavar="S", help="seconds per move, for agents that think"
+        "--movetime", type=seconds(), metavar="S", help="seconds per move, for agents that think"
     )
     p.add_argument("--jsonl", action="store_true", help="one state per input line, until EOF")
+    p.add_argument(
+        "--max-state-bytes",
+        type=arg("int", 2),
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help="refuse a larger state (default: %(default)s)",
+    )
     p.set_defaults(func=_agent)
 
 
 def _agent(args: argparse.Namespace) -> int:
     import json
-    import math
     import sys
 
-    from enoch._json import loads_strict
-    from enoch.errors import InputError
+    from enoch._json import read_limited, read_line_limited
+    from enoch.errors import InputError, quote
 
     spec = args.agent or ("builtin:search" if args.variant == "enochian" else "builtin:engine")
     if not spec.startswith("builtin:"):
-        raise InputError(f"enoch agent runs built-in agents only (builtin:NAME), got {spec!r}")
+        raise InputError(f"enoch agent runs built-in agents only (builtin:NAME), got {quote(spec)}")
     if args.movetime is not None:
-        if not args.movetime > 0 or not math.isfinite(args.movetime):
-            raise InputError(f"--movetime must be a positive number, got {args.movetime}")
         spec += ("&" if "?" in spec else "?") + f"movetime={args.movetime}"
     agent = _make(spec, args.variant)
+    limit = args.max_state_bytes
     try:
         if not args.jsonl:
-            answer = agent.answer(loads_strict(sys.stdin.buffer.read(), "state"))
-            sys.stdout.write(json.dumps(answer) + "\n")
+            state = _state_object(read_limited(sys.stdin.buffer, "state", limit), limit)
+            sys.stdout.write(json.dumps(agent.answer(state)) + "\n")
             return 0
-        for number, line in enumerate(sys.stdin.buffer, 1):
+        number = 0
+        while line := read_line_limited(sys.stdin.buffer, f"line {number + 1}: state", limit):
+            number += 1
             if not line.strip():
                 continue
             try:
-                answer = agent.answer(loads_strict(line, "state"))
+                answer = agent.answer(_state_object(line, limit))
             except InputError as exc:
                 raise InputError(f"line {number}: {exc}") from None
             sys.stdout.write(json.dumps(answer) + "\n")
@@ -62,6 +72,20 @@ def _agent(args: argparse.Namespace) -> int:
         return 0
     finally:
         agent.close()
+
+
+def _state_object(text: bytes, limit: int) -> dict[str, Any]:
+    """The decoded state, which must be a JSON object (a JSON string holding a state's text is
+    a string: refused here for every agent, never decoded twice)."""
+    from enoch._json import loads_strict
+    from enoch.errors import ProtocolError
+
+    data = loads_strict(text, "state", limit)
+    if not isinstance(data, dict):
+        kind = {str: "a string", list: "an array", bool: "a boolean", type(None): "null"}
+        got = kind.get(type(data), "a number")
+        raise ProtocolError(f"state must be a JSON object, got {got}")
+    return data
 
 
 def _make(spec: str, variant: str) -> Any:
@@ -74,7 +98,7 @@ def _make(spec: str, variant: str) -> Any:
     try:
         options = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
     except ValueError:
-        raise InputError(f"bad options {query[:40]!r} for builtin:{name}") from None
+        raise InputError(f"bad options {query[:40]!r} for builtin:{name[:40]}") from None
     if variant == "chess":
         # the CLI is the top layer; naming chess here spares the game registry (cold start)
         from enoch.fide.agents import make_builtin

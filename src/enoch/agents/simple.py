@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from enoch.errors import InputError, ProtocolError
-from enoch.protocol import GameState, move_answer, parse_state
+from enoch._numbers import parse_int
+from enoch.errors import InputError, ProtocolError, quote
+from enoch.protocol import GameState, move_answer, read_state
 from enoch.rules import BISHOP, KNIGHT, PAWN, QUEEN, ROOK, Move, Position
 
 PIECE_VALUES = {PAWN: 1, KNIGHT: 3, BISHOP: 3, ROOK: 5, QUEEN: 9}
@@ -40,17 +41,16 @@ class BuiltinAgent:
         unknown = sorted(set(options) - set(self.OPTIONS))
         if unknown:
             raise InputError(
-                f"builtin:{self.name} has no option {unknown[0]!r} "
+                f"builtin:{self.name} has no option {quote(unknown[0])} "
                 f"(options: {', '.join(self.OPTIONS)})"
             )
         seed = options.get("seed")
-        if seed is not None and not seed.lstrip("-").isdigit():
-            raise InputError(f"builtin:{self.name}: seed must be an integer, got {seed!r}")
-        self.rng = random.Random(int(seed) if seed is not None else None)
+        number = None if seed is None else parse_int(seed, f"builtin:{self.name}: seed")
+        self.rng = random.Random(number)
         self.options = options
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
-        parsed = parse_state(state)
+        parsed = read_state(state)
         result = self.answer_position(parsed.position, draw_offer=parsed.draw_offer)
         return move_answer(result) if isinstance(result, int) else result
 

@@ -16,6 +16,8 @@ import math
 import sys
 from typing import Any
 
+from enoch._numbers import arg, seconds  # light: re, math and enoch.errors
+
 AGENT_HELP = (
     "builtin:NAME?opts, human, exec:CMD, jsonl:CMD, http(s)://URL, llm:MODEL?opts, uci:CMD (chess)"
 )
@@ -50,7 +52,7 @@ def _variant(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--max-plies",
-        type=int,
+        type=arg("int", 1, 1_000_000),
         metavar="N",
         help="adjudicate a draw (move_limit) after N plies (default: chess none, enochian 400)",
     )
@@ -59,18 +61,18 @@ def _variant(p: argparse.ArgumentParser) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     _variant(p)
     t = p.add_argument_group("time")
-    t.add_argument("--movetime", type=float, metavar="S", help="seconds per move")
+    t.add_argument("--movetime", type=seconds(), metavar="S", help="seconds per move")
     t.add_argument("--tc", metavar="TC", help="game clocks: 60+0.5 (base+increment) or 40/60")
     t.add_argument(
         "--timeout",
-        type=float,
+        type=seconds(),
         default=60.0,
         metavar="S",
         help="per-answer limit when neither --movetime nor --tc is set (default: %(default)s)",
     )
     t.add_argument(
         "--grace",
-        type=float,
+        type=seconds(positive=False),
         default=0.1,
         metavar="S",
         help="allowance over --movetime for process start and transport (default: %(default)s)",
@@ -83,14 +85,14 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     r.add_argument(
         "--retries",
-        type=int,
+        type=arg("int", 0, 1000),
         default=0,
         metavar="N",
         help="invalid or illegal answers forgiven per turn (default: 0, as the protocol says)",
     )
     r.add_argument(
         "--memory-mb",
-        type=int,
+        type=arg("int", 0, 1 << 24),
         default=2048,
         metavar="MB",
         help="address-space limit of external agents (default: %(default)s; 0 = none)",
@@ -108,7 +110,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     r.add_argument(
         "--max-answer-bytes",
-        type=int,
+        type=arg("int", 64, 1 << 30),
         default=64 * 1024,
         metavar="N",
         help="larger answers forfeit as invalid_answer (default: %(default)s)",
@@ -141,7 +143,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def _outputs(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--concurrency",
-        type=int,
+        type=arg("int", 1, 1024),
         default=None,
         metavar="K",
         help="games at once: local worker processes (default 1; threads when the agents wait "
@@ -237,10 +239,12 @@ def register(sub: Any) -> None:
         "points and ratings (four); with --sprt the match stops as soon as the test decides.",
     )
     m.add_argument("agents", nargs="+", metavar="AGENT", help=AGENT_HELP)
-    m.add_argument("--games", type=int, default=10, metavar="N", help="default: %(default)s")
+    m.add_argument(
+        "--games", type=arg("int", 1), default=10, metavar="N", help="default: %(default)s"
+    )
     m.add_argument(
         "--first",
-        type=int,
+        type=arg("int", 0),
         default=0,
         metavar="N",
         help="continue an earlier run of N games: play games N+1 .. N+--games with the "
@@ -264,7 +268,9 @@ def register(sub: Any) -> None:
         "(--gauntlet: the first agent against each of the others).",
     )
     t.add_argument("agents", nargs="+", metavar="AGENT", help=AGENT_HELP)
-    t.add_argument("--rounds", type=int, default=1, metavar="N", help="default: %(default)s")
+    t.add_argument(
+        "--rounds", type=arg("int", 1), default=1, metavar="N", help="default: %(default)s"
+    )
     t.add_argument("--gauntlet", action="store_true", help="first agent against the rest")
     _common(t)
     _outputs(t)
@@ -447,6 +453,10 @@ def _play(args: argparse.Namespace) -> int:
 
     from pathlib import Path
 
+    if args.log_dir:
+        from enoch.arena.match import _make_log_dir
+
+        _make_log_dir(Path(args.log_dir))
     log_path = args.log or (str(Path(args.log_dir) / "game-0001.jsonl") if args.log_dir else None)
     log = JsonlWriter(log_path, mode="w") if log_path else None
     record_writer, results_writer = _writers(args, game)
@@ -660,16 +670,19 @@ def _usage_lines(outcome: Any) -> list[str]:
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output checked writable (the log folder made) before the first game starts and
+    before the progress bar: a path that cannot be written is one line and exit 2."""
     from pathlib import Path
 
-    from enoch.errors import InputError
+    from enoch.arena.match import _make_log_dir
+    from enoch.arena.records import _open
 
-    if args.log_dir is not None and not Path(args.log_dir).parent.is_dir():
-        raise InputError(f"--log-dir {args.log_dir[:200]}: its parent folder does not exist")
+    if args.log_dir is not None:
+        _make_log_dir(Path(args.log_dir))
     for flag in ("record", "results"):
         path = getattr(args, flag)
-        if path is not None and not Path(path).parent.is_dir():
-            raise InputError(f"--{flag} {path[:200]}: its folder does not exist")
+        if path is not None:
+            _open(Path(path), "a").close()
 
 
 def _ratings_table(outcome: Any, title: str) -> Any:

@@ -20,27 +20,34 @@ class TimeControl:
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
+        """``60+0.5``, ``40/60``, ``40/60+1`` or ``1:30+2``: finite, bounded numbers only
+        (``1e400`` or a negative increment is refused here, before any game starts)."""
+        from enoch._numbers import MAX_SECONDS, parse_float, parse_int
+        from enoch.errors import quote
+
         original = text
+        expected = "(expected e.g. 60+0.5, 40/60 or 40/60+1)"
         moves = 0
         try:
             if "/" in text:
                 head, text = text.split("/", 1)
-                moves = int(head)
-                if moves <= 0:
-                    raise ValueError
+                moves = parse_int(head, "moves per period", 1, 10_000)
             base_text, _, inc_text = text.partition("+")
             if ":" in base_text:
-                minutes, seconds = base_text.split(":", 1)
-                base = int(minutes) * 60 + float(seconds)
+                minutes, secs = base_text.split(":", 1)
+                base = parse_int(minutes, "minutes", 0, 100_000) * 60 + parse_float(
+                    secs, "seconds", 0, 59.999
+                )
             else:
-                base = float(base_text)
-            increment = float(inc_text) if inc_text else 0.0
-        except ValueError:
+                base = parse_float(base_text, "the base time", 0, MAX_SECONDS)
+            increment = parse_float(inc_text, "the increment", 0, MAX_SECONDS) if inc_text else 0.0
+        except InputError as exc:
+            raise InputError(f"bad time control {quote(original)}: {exc} {expected}") from None
+        if not base > 0 or base > MAX_SECONDS:
             raise InputError(
-                f"bad time control {original!r} (expected e.g. 60+0.5, 40/60 or 40/60+1)"
-            ) from None
-        if not base > 0 or increment < 0 or base != base or increment != increment:
-            raise InputError(f"bad time control {original!r}: times must be positive")
+                f"bad time control {quote(original)}: the base time must be more than 0 and at "
+                f"most {MAX_SECONDS:g} seconds"
+            )
         return cls(base, increment, moves)
 
     def __str__(self) -> str:

@@ -3,8 +3,11 @@
 Every game's answers arrive the same way (text from a program, a body from an HTTP agent), so
 they are decoded once, here, before the game judges them. Strict by default: exactly one JSON
 value, no duplicate keys (which of two ``"from"`` keys would be the move?), no text after it,
-no ``NaN``. ``lenient`` is for experiments with language models: it takes the one JSON object
-out of a Markdown fence or of surrounding prose, and never guesses one where there are two.
+no ``NaN``, and an object: every game's answer is a JSON object, and a bare number must never
+reach a game's ``judge``, which takes an int as a trusted in-process agent's native action
+(the text ``1025`` was once a legal chess move). ``lenient`` is for experiments with language
+models: it takes the one JSON object out of a Markdown fence or of surrounding prose, and never
+guesses one where there are two.
 """
 
 from __future__ import annotations
@@ -27,6 +30,11 @@ def decode_answer(raw: str | bytes, *, lenient: bool = False) -> Any:
         text = raw.strip()
         if lenient and not text.startswith("{"):
             text = extract_object(text)
-        return loads_strict(text, "answer")
+        value = loads_strict(text, "answer")
     except ProtocolError as exc:
         return Refusal("invalid_answer", str(exc))
+    if not isinstance(value, dict):
+        kind = {str: "a string", list: "an array", bool: "a boolean", type(None): "null"}
+        got = kind.get(type(value), "a number")
+        return Refusal("invalid_answer", f"answer must be a JSON object, got {got}")
+    return value

@@ -43,7 +43,7 @@ from enoch.arena.records import JsonlWriter, RecordWriter
 from enoch.arena.referee import GameConfig, GameResult, play_game
 from enoch.arena.stats import PairScore, Score, Sprt, ratings
 from enoch.arena.transport import resolve_sandbox
-from enoch.errors import InputError
+from enoch.errors import InputError, quote
 from enoch.game.api import Game, Setup, Start
 from enoch.game.registry import find_game
 
@@ -548,13 +548,18 @@ def _result_from_line(line: dict[str, Any]) -> GameResult:
 def _make_log_dir(path: Path) -> None:
     """The log folder: made if its parent exists (a typo in a parent is an error, not a tree
     of new folders), checked writable before any game starts."""
-    if not path.is_dir():
-        if not path.parent.is_dir():
+    try:
+        exists = path.is_dir()
+        parent = path.parent.is_dir()
+    except OSError as exc:  # e.g. a name longer than the file system allows
+        raise InputError(f"--log-dir {quote(str(path))}: {exc.strerror or exc}") from None
+    if not exists:
+        if not parent:
             raise InputError(f"--log-dir {str(path)[:200]}: its parent folder does not exist")
         try:
             path.mkdir()
         except OSError as exc:
-            raise InputError(f"--log-dir {str(path)[:200]}: {exc.strerror or exc}") from None
+            raise InputError(f"--log-dir {quote(str(path))}: {exc.strerror or exc}") from None
     if not os.access(path, os.W_OK):
         raise InputError(f"--log-dir {str(path)[:200]}: not writable")
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 from enoch.arena.transport import Limits, Transport, make_transport
-from enoch.errors import AgentError, InputError
+from enoch.errors import AgentError, InputError, quote
 
 if TYPE_CHECKING:
     from enoch.game.api import Game, State
@@ -170,7 +170,8 @@ def check_agent(spec: str, game: Game, *, allow_insecure: bool = False) -> None:
         if name not in game.builtins:
             known = ", ".join(sorted(game.builtins))
             raise InputError(
-                f"unknown agent builtin:{name} for {game.name} (its built-ins: {known})"
+                f"unknown agent builtin:{name[:40]}{'...' if len(name) > 40 else ''} for "
+                f"{game.name} (its built-ins: {known})"
             )
         return
     if spec.startswith(TRANSPORTS):
@@ -180,7 +181,7 @@ def check_agent(spec: str, game: Game, *, allow_insecure: bool = False) -> None:
     if spec.startswith(game.prefixes):
         game.check_prefixed(spec)
         return
-    raise InputError(f"unknown agent {spec[:60]!r} for {game.name}: expected {agent_help(game)}")
+    raise InputError(f"unknown agent {quote(spec)} for {game.name}: expected {agent_help(game)}")
 
 
 def make_player(

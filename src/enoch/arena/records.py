@@ -16,7 +16,11 @@ from enoch.errors import InputError
 
 
 def _open(path: Path, mode: str) -> IO[str]:
-    if not path.parent.is_dir():
+    try:
+        folder = path.parent.is_dir()
+    except OSError as exc:  # e.g. a name longer than the file system allows
+        raise InputError(f"cannot write {str(path)[:200]}: {exc.strerror or exc}") from None
+    if not folder:
         raise InputError(
             f"cannot write {str(path)[:200]}: the folder {str(path.parent)[:200]} does not exist"
         )

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from enoch._numbers import MAX_SECONDS
 from enoch.arena.clock import Clock, TimeControl
 from enoch.arena.decode import decode_answer
 from enoch.arena.players import Player, Turn, make_player
@@ -319,7 +320,9 @@ class Referee:
                 state=state,
                 seat=seat,
                 fields=fields,
-                timeout=max(allowed - spent, 0.0) + 0.001 if timed else None,
+                # at most MAX_SECONDS a wait: clocks with increments grow past what the
+                # operating system's timers take (a flag the agent did not raise)
+                timeout=min(max(allowed - spent, 0.0) + 0.001, MAX_SECONDS) if timed else None,
                 remaining=clock.remaining if clock is not None else None,
                 increment=clock.tc.increment if clock is not None else 0.0,
                 moves_to_go=clock.moves_to_go(seat) if clock is not None else 0,

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from enoch._numbers import MAX_SECONDS
 from enoch.agents.simple import claim_for
 from enoch.engine.search import MAX_THREADS, Limits
 from enoch.engine.smp import parallel_searcher
-from enoch.errors import InputError, ProtocolError
-from enoch.protocol import move_answer, parse_state
+from enoch.errors import InputError, ProtocolError, quote
+from enoch.protocol import move_answer, read_state
 
 CLAIM_MARGIN = 50
 ACCEPT_MARGIN = 50
@@ -34,15 +35,26 @@ ACCEPT_MARGIN = 50
 AGENT_OVERHEAD = 0.02
 
 
-def _number(name: str, value: str, *, minimum: float, integer: bool = False) -> float:
-    try:
-        x = int(value) if integer else float(value)
-    except ValueError:
-        kind = "an integer" if integer else "a number"
-        raise InputError(f"builtin:engine: {name} must be {kind}, got {value!r}") from None
-    if not x >= minimum or x != x or x in (float("inf"), float("-inf")):
-        raise InputError(f"builtin:engine: {name} must be at least {minimum}, got {value!r}")
-    return x
+# The largest transposition table an option may ask for, in MiB (64 GiB): more is a typo, and
+# asking the operating system for it would fail far from the option that caused it.
+MAX_HASH_MB = 65536
+
+
+def _number(
+    name: str,
+    value: str,
+    *,
+    minimum: float,
+    maximum: float | None = None,
+    integer: bool = False,
+) -> float:
+    """An option's value through the one bounded parser (ASCII decimals, finite)."""
+    from enoch._numbers import parse_float, parse_int
+
+    where = f"builtin:engine: {name}"
+    if integer:
+        return parse_int(value, where, int(minimum), None if maximum is None else int(maximum))
+    return parse_float(value, where, minimum, maximum)
 
 
 def _positive(x: object) -> bool:
@@ -59,7 +71,8 @@ class EngineAgent:
         unknown = sorted(set(options) - set(self.OPTIONS))
         if unknown:
             raise InputError(
-                f"builtin:engine has no option {unknown[0]!r} (options: {', '.join(self.OPTIONS)})"
+                f"builtin:engine has no option {quote(unknown[0])} "
+                f"(options: {', '.join(self.OPTIONS)})"
             )
         self.given = set(options)
         self.movetime: float | None = 1.0
@@ -68,8 +81,10 @@ class EngineAgent:
             self.depth = int(_number("depth", options["depth"], minimum=1, integer=True))
             self.movetime = None
         if "movetime" in options:
-            self.movetime = _number("movetime", options["movetime"], minimum=0.001)
-        hash_mb = _number("hash", options.get("hash", "16"), minimum=1)
+            self.movetime = _number(
+                "movetime", options["movetime"], minimum=0.001, maximum=MAX_SECONDS
+            )
+        hash_mb = _number("hash", options.get("hash", "16"), minimum=1, maximum=MAX_HASH_MB)
         self.resign: int | None = None
         if "resign" in options:
             self.resign = int(_number("resign", options["resign"], minimum=1, integer=True))
@@ -114,7 +129,7 @@ class EngineAgent:
         return Limits(depth=self.depth, movetime=movetime)
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
-        parsed = parse_state(state)
+        parsed = read_state(state)
         pos = parsed.position
         legal = pos.legal_moves()
         if not legal:

@@ -13,16 +13,16 @@ search first as ``stop`` does (its ``bestmove`` is printed: every ``go`` gets ex
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import threading
 import time
 from typing import IO
 
 from enoch import __version__
+from enoch._numbers import parse_float
 from enoch.engine.search import MAX_THREADS, Limits, SearchResult, format_score, pv_text
 from enoch.engine.smp import parallel_searcher
-from enoch.errors import EnochError
+from enoch.errors import EnochError, InputError, quote
 from enoch.rules.position import Position, move_uci
 
 ENGINE_NAME = f"enoch {__version__}"
@@ -116,7 +116,7 @@ class UciEngine:
             else:
                 self.send(f"info string unknown option {name}")
         except ValueError:
-            self.send(f"info string bad value {value!r} for option {name}")
+            self.send(f"info string bad value {quote(value)} for option {quote(name)}")
 
     def set_position(self, args: list[str]) -> None:
         try:
@@ -151,8 +151,10 @@ class UciEngine:
             elif a == "ponder":
                 pass
             elif a in _GO_NUMBERS and i + 1 < len(args):
-                with contextlib.suppress(ValueError):
-                    opts[a] = float(args[i + 1])
+                try:  # the one bounded parser: 1e400, nan or 5000 digits are not a bound
+                    opts[a] = parse_float(args[i + 1], a, -1e12, 1e12)
+                except InputError as exc:
+                    self.send(f"info string ignored: {exc}")
                 i += 1
             i += 1
         ms = 0.001

@@ -10,17 +10,26 @@ import random
 import time
 from typing import Any
 
+from enoch._numbers import MAX_SECONDS, parse_float, parse_int
 from enoch.enochian.protocol import move_to_json, state_from_json
 from enoch.enochian.search import Searcher, evaluate
 from enoch.enochian.state import ACCEPT, OFFER, REFUSE, State
-from enoch.errors import InputError
+from enoch.errors import InputError, ProtocolError, quote
 
 
-def _num(options: dict[str, str], name: str, default: float) -> float:
-    try:
-        return float(options.get(name, default))
-    except ValueError:
-        raise InputError(f"option {name} must be a number, not {options[name]!r}") from None
+def _num(options: dict[str, str], name: str, default: float, *, lo: float, hi: float) -> float:
+    """An option through the one bounded parser (ASCII decimals, finite, in ``[lo, hi]``)."""
+    if name not in options:
+        return default
+    return parse_float(str(options[name]), f"option {name}", lo, hi)
+
+
+def _read(state: dict[str, Any]) -> State:
+    """The state, which must leave something to answer (a finished game does not)."""
+    st = state_from_json(state)
+    if st.outcome is not None or not st.legal_actions():
+        raise ProtocolError("the game is over in this state: nothing to answer")
+    return st
 
 
 class _Base:
@@ -30,15 +39,18 @@ class _Base:
         known = self._known()
         for k in options:
             if k not in known:
-                raise InputError(f"{self.name}: unknown option {k!r} (known: {', '.join(known)})")
+                raise InputError(
+                    f"{self.name}: unknown option {quote(k)} (known: {', '.join(known)})"
+                )
         self.options = options
-        self.rng = random.Random(int(_num(options, "seed", 0)))
+        seed = options.get("seed")
+        self.rng = random.Random(0 if seed is None else parse_int(str(seed), "option seed"))
 
     def _known(self) -> tuple[str, ...]:
         return ("seed",)
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
-        st = state_from_json(state)
+        st = _read(state)
         if st.pending is not None:
             return {"action": "accept_exchange" if self.accept(st) else "refuse_exchange"}
         return move_to_json(st, self.choose(st))
@@ -74,7 +86,7 @@ class RandomAgent(_Base):
     name = "enochian-random"
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any]:
-        st = state_from_json(state)
+        st = _read(state)
         if st.pending is not None:
             return {"action": self.rng.choice(["accept_exchange", "refuse_exchange"])}
         if OFFER in st.legal_actions() and self.rng.random() < 0.5:
@@ -126,7 +138,8 @@ class SearchAgent(_Base):
     def __init__(self, **options: str) -> None:
         super().__init__(**options)
         self.searcher = Searcher(
-            movetime=_num(options, "movetime", 1.0), max_depth=int(_num(options, "depth", 64))
+            movetime=_num(options, "movetime", 1.0, lo=0.001, hi=MAX_SECONDS),
+            max_depth=int(_num(options, "depth", 64, lo=1, hi=1000)),
         )
 
     def _known(self) -> tuple[str, ...]:

@@ -10,6 +10,12 @@ import json
 import sys
 from typing import Any
 
+from enoch._numbers import arg, seconds  # light: re, math and enoch.errors
+
+# The deepest perft asked for: four armies make the tree far wider than chess's, and depth 10
+# is past anything that finishes (the limit also keeps the recursion far from Python's).
+MAX_PERFT_DEPTH = 10
+
 
 def register(sub: Any) -> None:
     """Add the ``enochian`` command and its subcommands."""
@@ -26,7 +32,7 @@ def register(sub: Any) -> None:
 
     pf = s.add_parser("perft", help="count move sequences from an array's start")
     pf.add_argument("array")
-    pf.add_argument("depth", type=int)
+    pf.add_argument("depth", type=arg("int", 0), help=f"0 to {MAX_PERFT_DEPTH}")
     pf.add_argument("--direction", default="deosil", choices=["deosil", "widdershins"])
     pf.add_argument("--divide", action="store_true", help="count per first move")
     pf.set_defaults(func=_perft)
@@ -59,12 +65,12 @@ def register(sub: Any) -> None:
     )
     pl.add_argument(
         "--movetime",
-        type=float,
+        type=seconds(),
         help="seconds per answer for the agents (sent as move_time_limit; none for you)",
     )
     pl.add_argument(
         "--timeout",
-        type=float,
+        type=seconds(),
         default=60.0,
         help="seconds an agent may take when there is no --movetime",
     )
@@ -84,17 +90,20 @@ def register(sub: Any) -> None:
         help="2 or 4 agents: random, greedy, search?movetime=S, builtin:NAME, "
         "exec:CMD, jsonl:CMD, http(s)://URL",
     )
-    m.add_argument("--games", type=int, default=10)
+    m.add_argument("--games", type=arg("int", 1), default=10)
     m.add_argument(
         "--arrays",
         default="earth_of_fire",
         help="comma-separated array ids, rotated; 'all' for all 16",
     )
     m.add_argument("--direction", default="deosil", choices=["deosil", "widdershins"])
-    m.add_argument("--max-plies", type=int, default=400)
-    m.add_argument("--movetime", type=float, help="seconds per answer (move_time_limit)")
+    m.add_argument("--max-plies", type=arg("int", 1, 1_000_000), default=400)
+    m.add_argument("--movetime", type=seconds(), help="seconds per answer (move_time_limit)")
     m.add_argument(
-        "--timeout", type=float, default=60.0, help="seconds per answer when there is no --movetime"
+        "--timeout",
+        type=seconds(),
+        default=60.0,
+        help="seconds per answer when there is no --movetime",
     )
     m.add_argument("--record", help="write the game records (text) here")
     m.add_argument("--log-dir", help="one JSONL event log per game in this folder")
@@ -104,6 +113,15 @@ def register(sub: Any) -> None:
     m.set_defaults(func=_match)
 
     v = s.add_parser("validate", help="validate an Enochian state JSON on stdin")
+    from enoch._json import DEFAULT_MAX_BYTES
+
+    v.add_argument(
+        "--max-state-bytes",
+        type=arg("int", 2),
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help="refuse a larger state (default: %(default)s)",
+    )
     v.set_defaults(func=_validate)
 
 
@@ -120,8 +138,8 @@ def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--divination", action="store_true", help="divination mode (seeded die)")
     p.add_argument("--querent", help="divination: the querent's army (default: --army or air)")
     p.add_argument("--ptah", default="d5", help="divination: the Ptah square")
-    p.add_argument("--seed", type=int, default=0, help="divination die seed")
-    p.add_argument("--max-plies", type=int, default=400)
+    p.add_argument("--seed", type=arg("int", 0), default=0, help="divination die seed")
+    p.add_argument("--max-plies", type=arg("int", 1, 1_000_000), default=400)
     p.add_argument("--record", help="write the text game record here")
     p.add_argument("--log", help="write the JSONL event log here")
 
@@ -145,8 +163,8 @@ def _perft(args: argparse.Namespace) -> int:
     from enoch.enochian.state import new_game
     from enoch.errors import InputError
 
-    if args.depth < 0:
-        raise InputError("depth must be >= 0")
+    if args.depth > MAX_PERFT_DEPTH:
+        raise InputError(f"depth must be at most {MAX_PERFT_DEPTH}, got {args.depth}")
     st = new_game(args.array, args.direction)
     t = time.perf_counter()
     if args.divide:
@@ -266,9 +284,11 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    from enoch._json import read_limited
     from enoch.enochian.protocol import move_to_json, validate_state_text
 
-    st = validate_state_text(sys.stdin.read())
+    limit = args.max_state_bytes
+    st = validate_state_text(read_limited(sys.stdin.buffer, "state", limit), limit)
     print(
         json.dumps(
             {

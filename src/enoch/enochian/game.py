@@ -25,7 +25,7 @@ from enoch.enochian.state import (
 )
 from enoch.enochian.state import Outcome as RulesOutcome
 from enoch.enochian.state import State as RulesState
-from enoch.errors import IllegalMoveError, InputError
+from enoch.errors import IllegalMoveError, InputError, quote
 from enoch.game.api import Game, Outcome, Refusal, Setup, Start, State
 from enoch.game.options import OptionSpec
 
@@ -146,7 +146,7 @@ class EnochianState(State):
                 )
             if answer in (RESIGN, WITHDRAW) or answer in st.legal_actions():
                 return answer
-            return Refusal("illegal_move", f"{answer} is not a legal action now")
+            return Refusal("illegal_move", f"{quote(answer)} is not a legal action now")
         if lenient and isinstance(answer, dict) and "action" not in answer:
             answer = {k: v for k, v in answer.items() if k in _ANSWER_KEYS}
             answer.setdefault("promotion", None)

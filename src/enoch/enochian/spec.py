@@ -27,7 +27,7 @@ from enoch.enochian.geometry import (
     THRONES,
     system_of,
 )
-from enoch.errors import InputError
+from enoch.errors import InputError, quote
 
 DIRECTIONS = ("deosil", "widdershins")
 DIE_KINDS = ("king", "queen", "bishop", "knight", "rook", "pawn")
@@ -332,7 +332,7 @@ def find_array(name: str) -> ArraySpec:
         if _norm(spec.id) == key or _norm(spec.name) == key:
             return spec
     known = ", ".join(a.id for a in _packaged().arrays)
-    raise InputError(f"unknown Enochian array {name!r} (known: {known})")
+    raise InputError(f"unknown Enochian array {quote(name)} (known: {known})")
 
 
 __all__ = [

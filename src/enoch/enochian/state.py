@@ -374,7 +374,9 @@ class State:
         if to_move not in config.order:
             raise InputError(f"to_move: {to_move!r} is not an army")
         st.turn_idx = config.order.index(to_move)
-        if config.divination is not None:
+        if config.divination is not None and start_turn:
+            # a rule of the set-up: in a game the querent's king goes there to win (and a
+            # state read mid-game may show it there, watching)
             q = config.divination.querent
             if st.bb[q * NKINDS + KING] & BB[config.divination.ptah]:
                 raise InputError("the Ptah square may not be the querent king's square")

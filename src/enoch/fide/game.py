@@ -466,6 +466,8 @@ class ChessGame(Game):
     def new_state(self, setup: Setup, start: Start | None = None) -> ChessState:
         from enoch.openings import Opening
 
+        if start is None and setup.options.get("openings") is not None:
+            start = self.starts(setup)[0]  # one game (enoch play): the file's first opening
         if start is None:
             fen = self._fen(setup) or STARTING_FEN
             book = tuple((setup.options.get("moves") or "").split())

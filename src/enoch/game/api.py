@@ -269,9 +269,9 @@ class Game(ABC):
 
     def prefixed_player(self, spec: str, label: str, limits: Any) -> Any:
         """A player for one of :attr:`prefixes` (chess: a UCI engine)."""
-        from enoch.errors import InputError
+        from enoch.errors import InputError, quote
 
-        raise InputError(f"unknown agent {spec!r} for {self.name}")
+        raise InputError(f"unknown agent {quote(spec)} for {self.name}")
 
     def check_prefixed(self, spec: str) -> None:  # noqa: B027 (optional hook)
         """Refuse now a prefixed name that can never make a player (without starting it)."""

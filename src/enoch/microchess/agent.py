@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from enoch.errors import InputError
+from enoch.errors import InputError, quote
 from enoch.microchess.evaluator import Board, Evaluation, evaluate, from_frame
 from enoch.microchess.slots import BLACK, WHITE, Men, Placement, assign, parse_placement, track
-from enoch.protocol import parse_state
+from enoch.protocol import read_state
 from enoch.rules import SQUARE_NAMES, Position, move_uci
 
 _OPTIONS: dict[str, tuple[str, ...]] = {
@@ -45,7 +45,7 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
 
 def state_position(state: dict[str, Any]) -> Position:
     """The FIDE position of a state, parsed (and validated) by the protocol layer."""
-    return parse_state(state).position
+    return read_state(state).position
 
 
 def _history_key(fen4: str) -> str | None:
@@ -64,10 +64,12 @@ class MicroChessAgent:
             allowed = _OPTIONS.get(key)
             if allowed is None:
                 known = ", ".join(sorted(_OPTIONS))
-                raise InputError(f"unknown option {key!r} for builtin:microchess (known: {known})")
+                raise InputError(
+                    f"unknown option {quote(key)} for builtin:microchess (known: {known})"
+                )
             if value not in allowed:
                 raise InputError(
-                    f"option {key}={value!r} for builtin:microchess must be one of "
+                    f"option {key}={quote(value)} for builtin:microchess must be one of "
                     + ", ".join(allowed)
                 )
         self.resign = options.get("resign", "yes") == "yes"

@@ -47,7 +47,8 @@ def explain_fen(fen: str) -> Explanation:
     pos = Position.from_fen(fen.strip())
     men = assign(parse_placement(pos.board_fen()))
     white = pos.turn == WHITE
-    return Explanation(fen.strip(), men, evaluate(Board.from_men(men, white), white))
+    shown = pos.fen() if fen.strip() == "startpos" else fen.strip()
+    return Explanation(shown, men, evaluate(Board.from_men(men, white), white))
 
 
 def to_json(ex: Explanation) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from enoch.errors import InputError
+from enoch.errors import InputError, quote
 from enoch.rules import STARTING_FEN, Position
 
 
@@ -116,8 +116,12 @@ def load_openings(path: str | Path) -> list[Opening]:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise InputError(f"cannot read openings file {str(p)!r}: {exc.strerror}") from None
-    where = p.name
+        raise InputError(f"cannot read openings file {quote(str(p))}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"openings file {quote(str(p))} is not UTF-8 text (byte {exc.start})"
+        ) from None
+    where = p.name[:60]
     if p.suffix.lower() == ".pgn":
         out = _parse_pgn(text, where)
     elif any("|" in line for line in text.splitlines() if not line.startswith("#")):
@@ -125,7 +129,7 @@ def load_openings(path: str | Path) -> list[Opening]:
     else:
         out = _parse_fen_lines(text, where)
     if not out:
-        raise InputError(f"openings file {str(p)!r} holds no opening")
+        raise InputError(f"openings file {quote(str(p))} holds no opening")
     return out
 
 

@@ -20,6 +20,7 @@ from enoch.protocol.state import (
     GameState,
     make_state,
     parse_state,
+    read_state,
     state_from_fen,
     state_problems,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "move_answer",
     "parse_answer",
     "parse_state",
+    "read_state",
     "schema",
     "state_from_fen",
     "state_problems",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from enoch._json import extract_object, loads_strict
-from enoch.errors import IllegalMoveError, ProtocolError
+from enoch.errors import IllegalMoveError, ProtocolError, quote
 from enoch.protocol.state import _show, _type_name
 from enoch.rules import (
     BISHOP,
@@ -94,7 +94,7 @@ def parse_answer(data: str | bytes | dict[str, Any], *, lenient: bool = False) -
         allowed = {"action", "reason"} if action == "claim_draw" else {"action"}
         extra = sorted(set(data) - allowed)
         if extra and not lenient:
-            raise ProtocolError(f"answer: unexpected key {extra[0]!r} for action {action!r}")
+            raise ProtocolError(f"answer: unexpected key {quote(extra[0])} for action {action!r}")
         if action == "claim_draw":
             reason = data.get("reason")
             if reason not in CLAIM_REASONS:
@@ -113,7 +113,9 @@ def parse_answer(data: str | bytes | dict[str, Any], *, lenient: bool = False) -
         raise ProtocolError("answer: missing field 'promotion' (use null when not promoting)")
     extra = sorted(set(data) - {"from", "to", "promotion"})
     if extra and not lenient:
-        raise ProtocolError(f"answer: unexpected key {extra[0]!r} (a move has from, to, promotion)")
+        raise ProtocolError(
+            f"answer: unexpected key {quote(extra[0])} (a move has from, to, promotion)"
+        )
     squares = []
     for key in ("from", "to"):
         value = data[key]

@@ -13,6 +13,7 @@ def register(sub: Any) -> None:
         description="Read one state JSON object on stdin and print the JSON list of its legal "
         "moves, each as an answer object {from, to, promotion}.",
     )
+    _limit(p)
     p.set_defaults(func=_legal)
     v = sub.add_parser(
         "validate",
@@ -21,21 +22,38 @@ def register(sub: Any) -> None:
         "(exit 0), or every problem found, one per line (exit 2).",
     )
     v.add_argument("--json", action="store_true", help='print {"ok": bool, "problems": [...]}')
+    _limit(v)
     v.set_defaults(func=_validate)
 
 
-def _read_stdin() -> bytes:
+def _limit(p: Any) -> None:
+    from enoch._json import DEFAULT_MAX_BYTES
+    from enoch._numbers import arg
+
+    p.add_argument(
+        "--max-state-bytes",
+        type=arg("int", 2),
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help="refuse a larger state (default: %(default)s)",
+    )
+
+
+def _read_state(args: argparse.Namespace) -> Any:
     import sys
 
-    return sys.stdin.buffer.read()
+    from enoch._json import loads_strict, read_limited
+
+    text = read_limited(sys.stdin.buffer, "state", args.max_state_bytes)
+    return loads_strict(text, "state", args.max_state_bytes)
 
 
 def _legal(args: argparse.Namespace) -> int:
     import json
 
-    from enoch.protocol import move_answer, parse_state
+    from enoch.protocol import move_answer, read_state
 
-    state = parse_state(_read_stdin())
+    state = read_state(_read_state(args))
     moves = [move_answer(m) for m in state.position.legal_moves()]
     moves.sort(key=lambda a: (a["from"], a["to"], a["promotion"] or ""))
     print(json.dumps(moves))
@@ -46,10 +64,10 @@ def _validate(args: argparse.Namespace) -> int:
     import json
 
     from enoch.errors import ProtocolError
-    from enoch.protocol import loads_strict, state_problems
+    from enoch.protocol import state_problems
 
     try:
-        problems, _ = state_problems(loads_strict(_read_stdin(), "state"))
+        problems, _ = state_problems(_read_state(args))
     except ProtocolError as exc:
         problems = [str(exc)]
     if args.json:

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from enoch._json import loads_strict
-from enoch.errors import FenError, ProtocolError
+from enoch.errors import FenError, ProtocolError, quote
 from enoch.rules import (
     BLACK,
+    MAX_CLOCK,
     PIECE_SYMBOLS,
     SQUARE_INDEX,
     SQUARE_NAMES,
@@ -74,7 +75,13 @@ def _type_name(value: Any) -> str:
 
 
 def _show(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, float) or value == value else str(value)
+    """A value as JSON for a message, cut to a short prefix (never the whole of a huge one)."""
+    if isinstance(value, str) and len(value) > 40:
+        value = value[:40]
+    try:
+        text = json.dumps(value) if not isinstance(value, float) or value == value else str(value)
+    except (ValueError, TypeError, RecursionError):  # a huge integer, a Python object
+        return quote(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -103,7 +110,8 @@ def state_problems(data: Any) -> tuple[list[str], GameState | None]:
                 sq = SQUARE_INDEX.get(sq_name) if isinstance(sq_name, str) else None
                 if sq is None:
                     problems.append(
-                        f"state.board: {sq_name!r} is not a square (expected a1..h8, lowercase)"
+                        f"state.board: {quote(sq_name)} is not a square "
+                        "(expected a1..h8, lowercase)"
                     )
                     continue
                 if not isinstance(symbol, str) or symbol not in SYMBOLS:
@@ -143,10 +151,12 @@ def state_problems(data: Any) -> tuple[list[str], GameState | None]:
                         castling_text += letter if colour == "white" else letter.lower()
                 extra = set(side) - {"kingside", "queenside"}
                 if extra:
-                    problems.append(f"state.castling.{colour}: unknown key {sorted(extra)[0]!r}")
+                    problems.append(
+                        f"state.castling.{colour}: unknown key {quote(sorted(extra)[0])}"
+                    )
             extra = set(castling) - set(COLOURS)
             if extra:
-                problems.append(f"state.castling: unknown key {sorted(extra)[0]!r}")
+                problems.append(f"state.castling: unknown key {quote(sorted(extra)[0])}")
 
     ep = data.get("en_passant")
     if ep is not None and (not isinstance(ep, str) or ep not in SQUARE_INDEX):
@@ -159,7 +169,9 @@ def state_problems(data: Any) -> tuple[list[str], GameState | None]:
                 problems.append(f"state.{name} must be an integer, got {_show(value)}")
             elif value < minimum:
                 adjective = "negative" if minimum == 0 else "less than 1"
-                problems.append(f"state.{name} is {adjective} ({value})")
+                problems.append(f"state.{name} is {adjective} ({quote(value)})")
+            elif value > MAX_CLOCK:
+                problems.append(f"state.{name} is more than {MAX_CLOCK} ({quote(value)})")
 
     history = data.get("position_history")
     if "position_history" in data and not isinstance(history, list):
@@ -211,8 +223,9 @@ def state_problems(data: Any) -> tuple[list[str], GameState | None]:
             )
             continue
         try:
-            # Clocks are not part of a position's identity; judge placement and rights only.
-            hp = Position.from_fen(" ".join(fields[:4]), validate=False)
+            # Clocks are not part of a position's identity (they are parsed, and must be
+            # clocks, but only placement and rights are judged).
+            hp = Position.from_fen(entry, validate=False)
         except FenError as exc:
             problems.append(f"state.position_history[{i}]: {exc}")
             continue
@@ -235,9 +248,21 @@ def parse_state(data: str | bytes | Mapping[str, Any]) -> GameState:
     """Parse a state (JSON text or decoded object); :class:`ProtocolError` lists every problem."""
     if isinstance(data, str | bytes):
         data = loads_strict(data, "state")
+    return read_state(data)
+
+
+def read_state(data: Any) -> GameState:
+    """A state already decoded from JSON (what an agent's ``answer`` receives). Never text: a
+    JSON string that holds a state is a string, refused, not decoded a second time."""
     problems, state = state_problems(data)
     if state is None:
-        raise ProtocolError("; ".join(problems))
+        # one short line: the first problems (enoch validate lists them all)
+        more = (
+            f"; and {len(problems) - 3} more (enoch validate lists them)"
+            if len(problems) > 3
+            else ""
+        )
+        raise ProtocolError("; ".join(problems[:3]) + more)
     return state
 
 

@@ -4,8 +4,9 @@ Public surface: :class:`Position`, :class:`Outcome`, the move helpers and :func:
 Moves are ints (see :mod:`enoch.rules.position`); squares are 0..63 from a1 to h8.
 """
 
-from enoch.rules.perft import divide, perft, perft_bulk
+from enoch.rules.perft import MAX_PERFT_DEPTH, divide, perft, perft_bulk
 from enoch.rules.position import (
+    MAX_CLOCK,
     STARTING_FEN,
     Move,
     Outcome,
@@ -34,6 +35,8 @@ __all__ = [
     "BLACK",
     "KING",
     "KNIGHT",
+    "MAX_CLOCK",
+    "MAX_PERFT_DEPTH",
     "PAWN",
     "PIECE_SYMBOLS",
     "QUEEN",

@@ -14,7 +14,9 @@ def register(sub: Any) -> None:
         "output is the node count alone.",
     )
     p.add_argument("fen", metavar="FEN", help='a FEN string (quote it), or "startpos"')
-    p.add_argument("depth", metavar="DEPTH", type=int)
+    from enoch._numbers import arg
+
+    p.add_argument("depth", metavar="DEPTH", type=arg("int", 0), help="0 to 12")
     p.add_argument("--divide", action="store_true", help="print the count below each root move")
     p.add_argument("--stats", action="store_true", help="print time and nodes/second to stderr")
     p.set_defaults(func=_perft)
@@ -25,11 +27,11 @@ def _perft(args: argparse.Namespace) -> int:
     import time
 
     from enoch.errors import InputError
-    from enoch.rules import STARTING_FEN, Position, divide, perft_bulk
+    from enoch.rules import MAX_PERFT_DEPTH, Position, divide, perft_bulk
 
-    if args.depth < 0:
-        raise InputError(f"DEPTH must be 0 or more, got {args.depth}")
-    pos = Position.from_fen(STARTING_FEN if args.fen == "startpos" else args.fen)
+    if args.depth > MAX_PERFT_DEPTH:
+        raise InputError(f"DEPTH must be at most {MAX_PERFT_DEPTH}, got {args.depth}")
+    pos = Position.from_fen(args.fen)
     start = time.perf_counter()
     if args.divide and args.depth > 0:
         rows = divide(pos, args.depth)

@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from enoch.rules.position import Position, move_uci
 
+# The deepest count asked for. Depth 12 from the start is 6e16 paths, years of work for any
+# program; the sparsest position of the standard suites is past a trillion at depth 10. A
+# limit above every count that can finish, and far below Python's recursion limit.
+MAX_PERFT_DEPTH = 12
+
 
 def perft(pos: Position, depth: int) -> int:
     """Leaf count with make/unmake at every node, the leaves included."""

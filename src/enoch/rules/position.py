@@ -19,7 +19,7 @@ repetition counting is a key comparison.
 
 from __future__ import annotations
 
-from enoch.errors import FenError, IllegalMoveError
+from enoch.errors import FenError, IllegalMoveError, quote
 from enoch.rules.tables import (
     BETWEEN,
     BISHOP,
@@ -66,6 +66,10 @@ from enoch.rules.tables import (
 )
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+# The largest halfmove clock and fullmove number a FEN (or a state) may carry. The longest
+# game FIDE's 75-move rule allows has under 9,000 moves; 100,000 leaves room for any FEN a tool
+# writes and keeps every count small (an integer of thousands of digits is refused, not read).
+MAX_CLOCK = 100_000
 
 # Move encoding.
 SPECIAL_NONE, SPECIAL_EP, SPECIAL_CASTLE, SPECIAL_DOUBLE = 0, 1, 2, 3
@@ -185,16 +189,20 @@ class Position:
         """
         if not isinstance(fen, str):
             raise FenError(f"FEN must be a string, not {type(fen).__name__}")
+        if fen == "startpos":  # the UCI name of the start, taken wherever a FEN is
+            fen = STARTING_FEN
         fields = fen.split(" ")
         if len(fields) not in (4, 6) or any(not f for f in fields):
             raise FenError(
-                f"FEN {fen!r}: expected 6 space-separated fields (or 4 without clocks), "
+                f"FEN {quote(fen)}: expected 6 space-separated fields (or 4 without clocks), "
                 f"got {len([f for f in fields if f])}"
             )
         pos = cls()
         pos._set_placement(fields[0], fen)
         if fields[1] not in ("w", "b"):
-            raise FenError(f"FEN {fen!r}: side-to-move field must be 'w' or 'b', not {fields[1]!r}")
+            raise FenError(
+                f"FEN {quote(fen)}: side-to-move field must be 'w' or 'b', not {quote(fields[1])}"
+            )
         pos.turn = WHITE if fields[1] == "w" else BLACK
         pos.castling = _parse_castling(fields[2], fen)
         pos.ep = _parse_ep(fields[3], fen)
@@ -204,14 +212,14 @@ class Position:
         if validate:
             problems = pos.problems()
             if problems:
-                raise FenError(f"FEN {fen!r}: {problems[0]}")
+                raise FenError(f"FEN {quote(fen)}: {problems[0]}")
         pos.key = pos._compute_key()
         return pos
 
     def _set_placement(self, placement: str, fen: str) -> None:
         rows = placement.split("/")
         if len(rows) != 8:
-            raise FenError(f"FEN {fen!r}: piece placement must have 8 ranks, got {len(rows)}")
+            raise FenError(f"FEN {quote(fen)}: piece placement must have 8 ranks, got {len(rows)}")
         for i, row in enumerate(rows):
             rank = 7 - i
             file = 0
@@ -219,7 +227,7 @@ class Position:
             for ch in row:
                 if ch in "12345678":
                     if prev_digit:
-                        raise FenError(f"FEN {fen!r}: rank {rank + 1} has two digits in a row")
+                        raise FenError(f"FEN {quote(fen)}: rank {rank + 1} has two digits in a row")
                     file += int(ch)
                     prev_digit = True
                 elif ch in SYMBOL_TO_CODE:
@@ -228,9 +236,11 @@ class Position:
                     file += 1
                     prev_digit = False
                 else:
-                    raise FenError(f"FEN {fen!r}: unknown piece symbol {ch!r} on rank {rank + 1}")
+                    raise FenError(
+                        f"FEN {quote(fen)}: unknown piece symbol {ch!r} on rank {rank + 1}"
+                    )
             if file != 8:
-                raise FenError(f"FEN {fen!r}: rank {rank + 1} has {file} squares, expected 8")
+                raise FenError(f"FEN {quote(fen)}: rank {rank + 1} has {file} squares, expected 8")
 
     def put(self, sq: int, code: int) -> None:
         """Place a man on an empty square (set-up only: does not touch the key or the stack)."""
@@ -906,14 +916,14 @@ class Position:
     def parse_uci(self, text: str) -> Move:
         """The legal move written as UCI text; :class:`IllegalMoveError` if there is none."""
         if not isinstance(text, str) or len(text) not in (4, 5):
-            raise IllegalMoveError(f"not a UCI move: {text!r}")
+            raise IllegalMoveError(f"not a UCI move: {quote(text)}")
         fr = SQUARE_INDEX.get(text[0:2])
         to = SQUARE_INDEX.get(text[2:4])
         promo = 0
         if len(text) == 5:
             promo = {"q": QUEEN, "r": ROOK, "b": BISHOP, "n": KNIGHT}.get(text[4], -1)
         if fr is None or to is None or promo < 0:
-            raise IllegalMoveError(f"not a UCI move: {text!r}")
+            raise IllegalMoveError(f"not a UCI move: {quote(text)}")
         move = self.find_move(fr, to, promo)
         if move is None:
             raise IllegalMoveError(f"illegal move {text} in {self.fen()}")
@@ -1086,12 +1096,14 @@ def _parse_castling(text: str, fen: str) -> int:
     for ch in text:
         bit = bits.get(ch)
         if bit is None or c & bit:
-            raise FenError(f"FEN {fen!r}: castling field {text!r} must be '-' or letters of KQkq")
+            raise FenError(
+                f"FEN {quote(fen)}: castling field {quote(text)} must be '-' or letters of KQkq"
+            )
         c |= bit
     canonical = "".join(ch for ch in "KQkq" if ch in text)
     if text != canonical:
         raise FenError(
-            f"FEN {fen!r}: castling field {text!r} must list its rights in the order KQkq"
+            f"FEN {quote(fen)}: castling field {quote(text)} must list its rights in the order KQkq"
         )
     return c
 
@@ -1101,20 +1113,25 @@ def _parse_ep(text: str, fen: str) -> int:
         return -1
     sq = SQUARE_INDEX.get(text)
     if sq is None:
-        raise FenError(f"FEN {fen!r}: en passant field {text!r} is not '-' or a square")
+        raise FenError(f"FEN {quote(fen)}: en passant field {quote(text)} is not '-' or a square")
     return sq
 
 
 def _parse_int(text: str, what: str, fen: str, *, minimum: int) -> int:
-    if not text.isdigit() or not text.isascii():
-        raise FenError(f"FEN {fen!r}: {what} {text!r} is not a non-negative integer")
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_CLOCK)):
+        if text.isascii() and text.isdigit():
+            raise FenError(f"FEN {quote(fen)}: {what} {quote(text)} is more than {MAX_CLOCK}")
+        raise FenError(f"FEN {quote(fen)}: {what} {quote(text)} is not a non-negative integer")
     value = int(text)
     if value < minimum:
-        raise FenError(f"FEN {fen!r}: {what} {value} must be at least {minimum}")
+        raise FenError(f"FEN {quote(fen)}: {what} {value} must be at least {minimum}")
+    if value > MAX_CLOCK:
+        raise FenError(f"FEN {quote(fen)}: {what} {value} is more than {MAX_CLOCK}")
     return value
 
 
 __all__ = [
+    "MAX_CLOCK",
     "STARTING_FEN",
     "Move",
     "Outcome",
