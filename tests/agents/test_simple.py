@@ -70,3 +70,22 @@ def test_seeded_random_is_reproducible() -> None:
     state = state_from_fen(chess.STARTING_FEN)
     a = [make_builtin("builtin:random?seed=42").answer(state) for _ in range(3)]
     assert a[0] == a[1] == a[2]
+
+
+@pytest.mark.parametrize("name", ["random", "greedy"])
+def test_read_only_agents_leave_the_position_as_they_found_it(name: str) -> None:
+    """``READ_ONLY`` agents are handed the referee's live position: over whole games, nothing
+    of it (board, key, history, undo stack) may change while they choose."""
+    agent = make_builtin(f"builtin:{name}?seed=3")
+    assert type(agent).READ_ONLY
+    for game in range(6):
+        pos = Position.start()
+        rng = random.Random(game)
+        for _ply in range(200):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            before = (pos.position_fen(), pos.key, list(pos.history), len(pos.stack))
+            answer = agent.answer_position(pos, legal_moves=list(moves))
+            assert (pos.position_fen(), pos.key, list(pos.history), len(pos.stack)) == before
+            pos.make(answer if isinstance(answer, int) else rng.choice(moves))
