@@ -176,8 +176,13 @@ def analyse_moves(
 
 
 def read_pgn(path: str | Path) -> list[chess.pgn.Game]:
-    """Every game of a PGN file; a file that is not a chess PGN is an input error."""
+    """Every game of a PGN file with moves; a file that is not a chess PGN, or one with an
+    illegal move, is an input error (one line, not python-chess's log)."""
     import chess.pgn
+
+    class QuietBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
+        def handle_error(self, error: Exception) -> None:
+            self.game.errors.append(error)
 
     p = Path(path)
     try:
@@ -186,11 +191,13 @@ def read_pgn(path: str | Path) -> list[chess.pgn.Game]:
         text = p.read_text(encoding="utf-8-sig", errors="replace")
     except OSError as exc:
         raise InputError(f"cannot read {str(p)[:200]}: {exc.strerror or exc}") from None
+    if "\x00" in text or text.count("\ufffd") > 8:
+        raise InputError(f"{str(p)[:200]}: not a PGN text file")
     games: list[chess.pgn.Game] = []
     stream = io.StringIO(text)
     while True:
         try:
-            game = chess.pgn.read_game(stream)
+            game = chess.pgn.read_game(stream, Visitor=QuietBuilder)
         except (ValueError, RecursionError) as exc:
             raise InputError(f"{str(p)[:200]}: game {len(games) + 1}: {exc}") from None
         if game is None:
@@ -201,9 +208,10 @@ def read_pgn(path: str | Path) -> list[chess.pgn.Game]:
             raise InputError(f"{where}: variant {variant[:40]!r} (only chess is analysed)")
         if game.errors:
             raise InputError(f"{where}: {str(game.errors[0])[:200]}")
-        games.append(game)
+        if game.next() is not None:  # a game without moves has nothing to judge
+            games.append(game)
     if not games:
-        raise InputError(f"{str(p)[:200]}: no PGN game in the file")
+        raise InputError(f"{str(p)[:200]}: no chess game with moves in the file")
     return games
 
 
