@@ -2,10 +2,10 @@
 
 The games are played first (not timed): ``builtin:engine?depth=2`` against
 ``builtin:engine?depth=3`` from a few openings, 80 plies at most, so that the positions are
-ordinary middlegames rather than random-move chaos or a quick mate. Then every game is analysed as ``enoch analyse``
-does it (one engine search per position, the table kept through a game), and the moves per
-second are printed; with ``--stockfish`` the same games are also judged by Stockfish at the
-same node count, for scale (its nodes are much cheaper than ours).
+ordinary middlegames rather than random-move chaos or a quick mate. Then every game is
+analysed as ``enoch analyse`` does it (one engine search per position, the table kept through
+a game), and the moves per second are printed; with ``--stockfish`` the same games are also
+judged by Stockfish at the same node count, for scale (its nodes are much cheaper than ours).
 
     python bench/bench_analyse.py [--games 3] [--nodes 10000] [--stockfish]
 
@@ -20,10 +20,10 @@ import time
 
 import chess
 
+from enoch.analysis import DEFAULT_NODES
 from enoch.analysis.analyse import analyse_moves
-from enoch.analysis.engines import DEFAULT_NODES, make_evaluator
+from enoch.analysis.engines import make_evaluator
 from enoch.arena import play_game
-
 
 OPENINGS = ["e2e4 e7e5 g1f3", "d2d4 d7d5 c2c4", "e2e4 c7c5 g1f3", "c2c4 e7e5", "d2d4 g8f6"]
 

@@ -29,7 +29,7 @@ def _engine_flags(p: argparse.ArgumentParser, nodes: int) -> None:
 
 
 def register(sub: Any) -> None:
-    from enoch.analysis.engines import DEFAULT_NODES
+    from enoch.analysis import DEFAULT_NODES
 
     a = sub.add_parser(
         "analyse",

@@ -27,9 +27,6 @@ from enoch.errors import InputError
 if TYPE_CHECKING:
     import chess
 
-# Default node budget per position: depth 6-7 in the middlegame for enoch's engine, about
-# five positions a second in CPython (bench/bench_analyse.py measures it).
-DEFAULT_NODES = 10_000
 # Transposition table of the in-process engine, MiB.
 DEFAULT_HASH_MB = 16
 # A UCI engine's handshake, and its answer to one node-bounded search, must come within these.

@@ -421,8 +421,9 @@ def _analyse(
 ) -> None:
     import chess
 
+    from enoch.analysis import DEFAULT_NODES
     from enoch.analysis.analyse import analyse_moves
-    from enoch.analysis.engines import DEFAULT_NODES, make_evaluator
+    from enoch.analysis.engines import make_evaluator
 
     chess_games = [g for g in games if g.variant == "chess" and len(g.seats) == 2]
     evaluator = make_evaluator(engine, nodes or DEFAULT_NODES)
