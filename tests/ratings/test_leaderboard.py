@@ -162,7 +162,8 @@ def test_anchored_to_the_ladder_when_ladder_agents_took_part(
     ]
     path = _write(tmp_path, "r.jsonl", lines)
     free = _rows(build(read_results([path])))
-    monkeypatch.setattr(leaderboard, "ladder_ratings", lambda: {"builtin:random": 400.0})
+    ladders = {"chess": {"builtin:random": 400.0, "builtin:engine?elo=1600": 1600.0}}
+    monkeypatch.setattr(leaderboard, "ladder_ratings", lambda variant: ladders.get(variant, {}))
     board = build(read_results([path]))
     anchored = _rows(board)
     assert anchored[("chess", "builtin:random")]["rating"] == pytest.approx(400.0, abs=0.1)

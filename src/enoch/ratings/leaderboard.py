@@ -65,13 +65,19 @@ def _bradley_terry(
 fit: Fit = _bradley_terry
 
 
-def ladder_ratings() -> dict[str, float]:
-    """The calibrated ladder's chess ratings by agent name ({} when the ladder is absent)."""
+def ladder_ratings(variant: str) -> dict[str, float]:
+    """The calibrated ladder's ratings of ``variant`` by agent name ({} without a ladder).
+
+    Read through ``enoch.ratings.ladder.load_ladder(variant)`` when that module is installed
+    (issue 23's ladder data); a missing module or a game without a ladder means no anchor."""
     try:
         module = importlib.import_module("enoch.ratings.ladder")
     except ImportError:
         return {}
-    data = module.load_ladder()
+    try:
+        data = module.load_ladder(variant)
+    except InputError:
+        return {}
     return {str(k): float(v["rating"]) for k, v in data.get("agents", {}).items()}
 
 
@@ -385,20 +391,20 @@ def build(
             _account(row, game, seat, per_seat[seat])
             row.moves += per_seat[seat]
     scales: dict[str, str] = {}
-    ladder = ladder_ratings()
     for variant in sorted({g.variant for g in rated}):
         pairs = [p for g in rated if g.variant == variant for p in pairwise(g)]
-        fixed = {a: r for a, r in ladder.items() if variant == "chess"}
-        present = sorted({n for a, b, _ in pairs for n in (a, b)} & set(fixed))
-        fixed = {a: fixed[a] for a in present}
+        ladder = ladder_ratings(variant)
+        present = sorted({n for a, b, _ in pairs for n in (a, b)} & set(ladder))
+        fixed = {a: ladder[a] for a in present}
         scales[variant] = (
             f"anchored to the ladder ({', '.join(present)})" if present else "pool mean 0"
         )
         if not pairs:
             continue
         for agent, (rating, low, high) in fit(pairs, fixed).items():
-            row = rows[(variant, agent)]
-            row.rating, row.low, row.high = rating, low, high
+            row = rows.get((variant, agent))
+            if row is not None:  # a fit may also return anchors that played no game here
+                row.rating, row.low, row.high = rating, low, high
     if analyse:
         _analyse(rated, rows, engine, nodes, progress)
     order = sorted(
