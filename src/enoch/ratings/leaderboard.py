@@ -402,9 +402,9 @@ def build(
         if not pairs:
             continue
         for agent, (rating, low, high) in fit(pairs, fixed).items():
-            row = rows.get((variant, agent))
-            if row is not None:  # a fit may also return anchors that played no game here
-                row.rating, row.low, row.high = rating, low, high
+            rated_row = rows.get((variant, agent))
+            if rated_row is not None:  # a fit may also return anchors that played no game here
+                rated_row.rating, rated_row.low, rated_row.high = rating, low, high
     if analyse:
         _analyse(rated, rows, engine, nodes, progress)
     order = sorted(
