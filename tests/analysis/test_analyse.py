@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -213,7 +214,10 @@ def test_a_uci_engine_judges_too(tmp_path: Path) -> None:
         mate = analyse_pgn_game(games[1], ev)
     finally:
         ev.close()
-    assert ev.proc.closed  # type: ignore[attr-defined]
+    proc = ev.proc  # type: ignore[attr-defined]
+    assert proc.closed
+    with pytest.raises(ProcessLookupError):  # the engine's whole process group is gone
+        os.killpg(proc.pgid, 0)
     assert hung.moves[2].cls == "blunder" and hung.moves[3].cls == "best"
     assert mate.moves[2].eval_after == -(judge.MATE_SCORE - 1)
     assert mate.moves[3].eval_after == -judge.MATE_SCORE
