@@ -136,3 +136,13 @@ def test_game_accuracy_black_first_and_empty() -> None:
     assert black == pytest.approx(acc(win(300) - 50.0), abs=1e-9)
     assert white == 100.0
     assert all(math.isnan(x) for x in judge.game_accuracy([0]))
+
+
+def test_mate_words() -> None:
+    mate_for_black = -(judge.MATE_SCORE - 3)
+    assert judge.mate_words(50, mate_for_black, white=True) == "Checkmate is now unavoidable"
+    assert judge.mate_words(judge.MATE_SCORE - 5, 300, white=True) == (
+        "Lost forced checkmate sequence"
+    )
+    assert judge.mate_words(0, -300, white=True) is None
+    assert judge.mate_words(50, mate_for_black, white=False) is None  # Black is mating

@@ -5,9 +5,11 @@ fixed node budget; a move's evaluation before is its position's score and after 
 one's, so the two are measured alike and a move is judged by the difference only. From those
 scores :mod:`enoch.analysis.judge` gives the centipawn loss, the class and the accuracy.
 
-Output: the annotated PGN (lichess's way: ``[%eval 0.35]`` or ``[%eval #-3]`` after each move,
-the move's glyph ``?!``, ``?``, ``??``, and for a judged move the engine's choice in words), or
-the JSON of :meth:`GameAnalysis.to_json`.
+Output: the annotated PGN as lichess exports one: ``{ [%eval 0.35] }`` or ``{ [%eval #-3] }``
+after each move; for an inaccuracy, mistake or blunder the glyph ``?!``, ``?`` or ``??``, the
+comment ``{ (0.17 → -10.01) Blunder. exd5 was best. }`` and the engine's move as a variation
+(lichess gives its whole line; enoch's judge returns the move). Or the JSON of
+:meth:`GameAnalysis.to_json`.
 """
 
 from __future__ import annotations
@@ -237,7 +239,8 @@ def analyse_pgn_game(
 
 
 def eval_text(score: int) -> str:
-    """lichess's ``[%eval]`` value: pawns with two decimals, or ``#N``/``#-N`` in moves."""
+    """lichess's ``[%eval]`` value (and its words in a comment): pawns with two decimals, or
+    ``#N``/``#-N`` in moves."""
     if judge.is_mate(score):
         moves = (judge.mate_plies(score) + 1) // 2
         return f"#{moves}" if score > 0 else f"#-{moves}"
@@ -297,17 +300,20 @@ def annotated_pgn(analysis: GameAnalysis, annotator: str) -> str:
         number = (m.ply + 1) // 2
         if m.white:
             tokens.append(f"{number}.")
-        elif k == 0 or tokens[-1].endswith("}"):  # after a comment, the number again
+        elif k == 0 or tokens[-1][-1] in "})":  # after a comment or a line, the number again
             tokens.append(f"{number}...")
         tokens.append(m.move + GLYPHS.get(m.cls, ""))
-        words = []
         if abs(m.eval_after) != judge.MATE_SCORE:  # no evaluation of a checkmate
-            words.append(f"[%eval {eval_text(m.eval_after)}]")
+            tokens.append(_comment(f"[%eval {eval_text(m.eval_after)}]"))
         if m.cls in GLYPHS:
-            words.append(f"{m.cls.capitalize()}.")
+            # lichess's words: "(0.17 → -10.01) Blunder. exd5 was best." (a mate is named as
+            # such: "Checkmate is now unavoidable."), then that move as a line
+            said = judge.mate_words(m.eval_before, m.eval_after, m.white) or m.cls.capitalize()
+            words = f"({eval_text(m.eval_before)} → {eval_text(m.eval_after)}) {said}."
             if m.best is not None:
-                words.append(f"{m.best} was best.")
-        if words:
-            tokens.append(_comment(" ".join(words)))  # one token: never split a tag
+                words += f" {m.best} was best."
+            tokens.append(_comment(words))
+            if m.best is not None:
+                tokens.append(f"( {number}{'.' if m.white else '...'} {m.best} )")
     tokens.append(analysis.result)
     return "\n".join(out) + "\n\n" + "\n".join(_wrap(tokens)) + "\n\n"

@@ -121,6 +121,19 @@ def judgement(before: int, after: int, white: bool) -> str | None:
     return None
 
 
+def mate_words(before: int, after: int, white: bool) -> str | None:
+    """lichess's words for a move judged by a mate: ``Checkmate is now unavoidable`` (the
+    mover walked into one) or ``Lost forced checkmate sequence``; None otherwise."""
+    sign = 1 if white else -1
+    pov_before, pov_after = sign * before, sign * after
+    mated_after = is_mate(after) and pov_after < 0
+    if not is_mate(before) and mated_after:
+        return "Checkmate is now unavoidable"
+    if is_mate(before) and pov_before > 0 and (not is_mate(after) or mated_after):
+        return "Lost forced checkmate sequence"
+    return None
+
+
 def classify(before: int, after: int, white: bool, engine_choice: bool) -> str:
     """One of :data:`CLASSES`: the engine's choice is ``best``; else lichess's judgement,
     else ``good``."""
