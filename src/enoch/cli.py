@@ -26,6 +26,7 @@ _PARTS = [
     "enoch.microchess.cli",
     "enoch.enochian.cli",
     "enoch.web.cli",  # serve
+    "enoch.analysis.cli",  # analyse, leaderboard
 ]
 
 
