@@ -122,10 +122,11 @@ def test_match_with_concurrency_writes_pgn_and_results(tmp_path: Path) -> None:
         assert g.headers["Result"] == line["result"]
         assert g.headers["Opening"] == line["opening"]
     assert len(list(logs.glob("game-*.jsonl"))) == 4
-    # colours alternate, both colours per opening
-    assert [(x["white"], x["opening"]) for x in sorted(lines, key=lambda x: x["game"])][:2] == [
-        ("builtin:greedy?seed=1", lines[0]["opening"]),
-        ("builtin:random?seed=2", lines[0]["opening"]),
+    # colours alternate, both colours per opening (lines are in completion order: sort them)
+    ordered = sorted(lines, key=lambda x: x["game"])
+    assert [(x["white"], x["opening"]) for x in ordered][:2] == [
+        ("builtin:greedy?seed=1", ordered[0]["opening"]),
+        ("builtin:random?seed=2", ordered[0]["opening"]),
     ]
 
 
