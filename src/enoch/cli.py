@@ -25,6 +25,7 @@ _PARTS = [
     "enoch.rules.cli",
     "enoch.microchess.cli",
     "enoch.enochian.cli",
+    "enoch.ratings.cli",  # rate
 ]
 
 
