@@ -70,6 +70,7 @@ LADDERS: dict[str, dict[str, Any]] = {
             ("builtin:microchess", "builtin:engine?elo=1200"),
             ("builtin:engine?elo=800", "builtin:engine?elo=1200"),
             ("builtin:engine?elo=1200", sf(1350)),
+            ("builtin:engine?elo=1200", "builtin:engine?elo=1600"),
             ("builtin:engine?elo=1600", sf(1350)),
             ("builtin:engine?elo=1600", sf(1600)),
             ("builtin:engine?elo=2000", sf(1600)),
