@@ -68,7 +68,8 @@ def test_every_level_answers_legal_moves(elo: int) -> None:
 
 
 def _moves(elo: int, seed: int, fens: list[str]) -> list[str]:
-    agent = EngineAgent(elo=str(elo), seed=str(seed))
+    # no time limit (a depth bound only): a clock could cut the scoring on a loaded machine
+    agent = EngineAgent(elo=str(elo), seed=str(seed), depth="5")
     try:
         return [_uci(agent.answer(state_from_fen(f))) for f in fens]
     finally:
@@ -97,6 +98,14 @@ def test_low_levels_make_chosen_mistakes_high_levels_do_not() -> None:
     assert low < mid < high
     assert high > 0.95  # a club player takes the queen
     assert low < 0.9  # a beginner sometimes does not
+
+
+def test_a_lost_position_does_not_overflow() -> None:
+    # every move is mated (scores far below the clip): a choice, not an OverflowError
+    scores = [(1, -31990), (2, -31992), (3, -500)]
+    assert Weakened(400, seed=1).pick(scores)[0] in (1, 2, 3)
+    scores = [(1, -31990), (2, -31980)]
+    assert {Weakened(400, seed=k).pick(scores)[0] for k in range(20)} == {1, 2}
 
 
 def test_root_scores_agree_with_a_plain_search_on_the_best_move() -> None:
@@ -129,7 +138,7 @@ def test_uci_limit_strength_plays_a_seeded_level() -> None:
             engine.handle(line)
         for fen in _random_positions(10, 11):
             engine.handle(f"position fen {fen}")
-            engine.handle("go movetime 500")
+            engine.handle("go depth 5")  # no clock: nothing cuts the level's own search
             engine.wait()
         engine.handle("quit")
         lines = out.getvalue().splitlines()

@@ -131,7 +131,8 @@ class Weakened:
         if best > MATE_BOUND:
             return next((m, s) for m, s in scores if s == best)
         t = self.level.temperature
-        weights = [math.exp((max(-CLIP, min(CLIP, s)) - min(CLIP, best)) / t) for _, s in scores]
+        top = max(-CLIP, min(CLIP, best))  # every move mated: all clipped alike, all equal
+        weights = [math.exp((max(-CLIP, min(CLIP, s)) - top) / t) for _, s in scores]
         x = self.rng.random() * sum(weights)
         for (m, s), w in zip(scores, weights, strict=True):
             x -= w
