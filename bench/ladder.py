@@ -184,7 +184,7 @@ def main() -> int:
     spec = LADDERS[args.variant]
     tc = args.tc or spec["tc"]
     rules = find_game(args.variant)
-    setup = rules.setup()
+    setup = rules.setup(max_plies=rules.default_max_plies)  # as the CLI: Enochian 400
     starts = rules.starts(setup)
     config = GameConfig(tc=TimeControl.parse(tc))
     path = Path(args.results)

@@ -119,7 +119,7 @@ def rate(
     rules = find_game(variant)
     agent = agent.strip()
     check_agent(agent, rules)
-    setup = rules.setup()
+    setup = rules.setup(max_plies=rules.default_max_plies)  # as the CLI: Enochian 400
     if rules.seats(setup) != 2:
         raise InputError(f"enoch rate plays two-seat games ({rules.name} has more here)")
     ladder = ladder if ladder is not None else load_ladder(rules.name)
