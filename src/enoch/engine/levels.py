@@ -19,9 +19,10 @@ machine. A person at a given level sees some moves and misjudges others. So a le
 
 Every bound is a count (plies, nodes), not a time, so a level plays the same on a fast or a
 slow machine and under any clock (the clock still cuts a search that would overrun it), and
-with the same seed it plays the same moves. The table's Elo labels were set by hand and are
-only names: what a level is worth on a known scale is measured (``bench/ladder.py``, the
-ladder shipped in ``enoch/ratings/ladder.json``).
+with the same seed it plays the same moves. The Elo labels follow what the ladder measured
+(``bench/ladder.py``, ``enoch/ratings/ladder.json``) on Stockfish 15.1's ``UCI_Elo`` scale at
+10+0.1, with its intervals (about +-100 at the top, +-250 at the bottom): the shipped ladder,
+not the label, is the figure to quote.
 """
 
 from __future__ import annotations
@@ -36,20 +37,28 @@ from enoch.engine.search import MATE_BOUND, Limits, Searcher, time_budget
 from enoch.errors import InputError
 from enoch.rules.position import Position
 
-ELO_MIN = 400
-ELO_MAX = 2400
+ELO_MIN = 100
+ELO_MAX = 2000
 # (elo, depth, temperature in centipawns): anchors of the chosen-mistake levels; between two
-# anchors the temperature is interpolated geometrically and the depth is the lower anchor's.
+# anchors the temperature is interpolated geometrically and the depth is the lower anchor's
+# (an anchor's own level belongs to the segment below it: 750 searches 1 ply, 1300 2 plies).
+# The labels were first set by hand (400, 800, 1200, 1600, then nodes doubling every 100
+# points from 1800) and then moved to what the ladder measured for the same parameters
+# against Stockfish's levels at 10+0.1 (bench/ladder.md): 300, 750 and 1300 below, and 2000
+# nodes at 1650. 100 (temperature 400) and 1500 (temperature 12) were not measured: they are
+# placed between their neighbours.
 SOFTMAX_ANCHORS = (
-    (400, 1, 400.0),
-    (800, 1, 150.0),
-    (1200, 2, 60.0),
-    (1600, 3, 25.0),
+    (100, 1, 400.0),
+    (300, 1, 150.0),
+    (750, 2, 60.0),
+    (1300, 3, 25.0),
 )
-SOFTMAX_TOP = 1800  # the last chosen-mistake level (depth 3, temperature 12)
+SOFTMAX_TOP = 1500  # the last chosen-mistake level (depth 3, temperature 12)
 TOP_TEMPERATURE = 12.0
-# Node-bounded levels: NODES_AT_TOP nodes just above SOFTMAX_TOP, doubling every 100 points.
+# Node-bounded levels: NODES_AT_TOP nodes at SOFTMAX_TOP, doubling every NODES_DOUBLING
+# points (2000 nodes at 1650, as measured); ELO_MAX is the engine unbounded.
 NODES_AT_TOP = 500
+NODES_DOUBLING = 75
 # Scores beyond this (mates) are clipped before the softmax, so that exp() stays finite and
 # a mate is simply "much better".
 CLIP = 3000
@@ -73,7 +82,7 @@ def level_for(elo: int) -> Level:
     if elo >= ELO_MAX:
         return Level(elo, None, 0.0, None)
     if elo > SOFTMAX_TOP:
-        nodes = int(NODES_AT_TOP * 2 ** ((elo - SOFTMAX_TOP) / 100))
+        nodes = round(NODES_AT_TOP * 2 ** ((elo - SOFTMAX_TOP) / NODES_DOUBLING))
         return Level(elo, None, 0.0, nodes)
     anchors = [*SOFTMAX_ANCHORS, (SOFTMAX_TOP, 3, TOP_TEMPERATURE)]
     for (e0, d0, t0), (e1, _, t1) in itertools.pairwise(anchors):
