@@ -181,6 +181,39 @@ def fit_ladder(spec: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, A
     return agents
 
 
+def markdown(spec: dict[str, Any], lines: list[dict[str, Any]], agents: dict[str, Any]) -> str:
+    """The rung table and the pairings' results (from the first agent's side)."""
+    out = ["| rung | rating | 95% interval | games |", "| --- | ---: | --- | ---: |"]
+    for name, rung in agents.items():
+        out.append(
+            f"| `{name}` | {rung['rating']:.0f} | {rung['low']:.0f} .. {rung['high']:.0f} "
+            f"| {rung['games']} |"
+        )
+    for name, rating in spec["fixed"].items():
+        out.append(f"| `{name}` (anchor) | {rating:.0f} | held | |")
+    out += ["", "| pairing | games | W-D-L (first's side) | score |", "| --- | ---: | --- | ---: |"]
+    table: dict[tuple[str, str], list[int]] = {}
+    counted = {id(x) for x in lines if x in _counted(lines)}
+    for line in lines:
+        if id(line) not in counted:
+            continue
+        a, b = pair_key(line)
+        first = canonical(line["seats"][0]) == a
+        p = float(line["points"][0 if first else 1])
+        cell = table.setdefault((a, b), [0, 0, 0])
+        cell[0 if p == 1 else 1 if p == 0.5 else 2] += 1
+    for (a, b), (w, d, lo) in table.items():
+        n = w + d + lo
+        out.append(f"| `{a}` - `{b}` | {n} | {w}-{d}-{lo} | {(w + d / 2) / n:.3f} |")
+    return "\n".join(out)
+
+
+def _counted(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        x for x in lines if x.get("termination") not in ("abandoned", "crash") and not sf_flagged(x)
+    ]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variant", default="chess", choices=sorted(LADDERS))
@@ -192,6 +225,7 @@ def main() -> int:
     ap.add_argument("--write", action="store_true", help="write the fit into the package")
     ap.add_argument("--fit-only", action="store_true", help="play nothing, fit what is there")
     ap.add_argument("--commit", help="the commit the games were played at (default: HEAD)")
+    ap.add_argument("--markdown", action="store_true", help="print the tables of ladder.md")
     args = ap.parse_args()
     spec = LADDERS[args.variant]
     tc = args.tc or spec["tc"]
@@ -255,6 +289,8 @@ def main() -> int:
             f"{name:28} {rung['rating']:7.0f}  ({rung['low']:.0f} .. {rung['high']:.0f})  "
             f"{rung['games']} games"
         )
+    if args.markdown:
+        print(markdown(spec, lines, agents))
     if args.write:
         commit = (
             args.commit
