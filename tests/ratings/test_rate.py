@@ -38,7 +38,7 @@ def _rate_json(agent: str, games: int, capsys: pytest.CaptureFixture[str]) -> di
 
 def test_random_rates_below_an_engine_level(capsys: pytest.CaptureFixture[str]) -> None:
     weak = _rate_json("builtin:random", 6, capsys)
-    strong = _rate_json("builtin:engine?elo=750", 6, capsys)
+    strong = _rate_json("builtin:engine?elo=600", 6, capsys)
     assert weak["rating"] < strong["rating"]
     assert weak["low"] < strong["low"] and weak["high"] < strong["high"]
 
@@ -90,7 +90,7 @@ def test_bad_games_from_argparse_exits_2() -> None:
 @pytest.mark.slow
 def test_a_ladder_level_rates_within_its_interval_of_its_ladder_rating() -> None:
     ladder = load_ladder()
-    name = "builtin:engine?elo=750"
+    name = "builtin:engine?elo=600"
     rung = ladder["agents"][name]
     found = rate(name, games=30)
     # the measured rating and the ladder's agree within the new interval

@@ -10,7 +10,7 @@ Options (all strings, as ``builtin:engine?movetime=0.5&hash=32``):
   both bound the search;
 - ``resign`` resign when the score is at or below ``-CP`` centipawns for three answers in a
   row (never resigns without it);
-- ``elo`` a strength level, 100 .. 2000 (2000 is full strength): chosen mistakes by a seeded
+- ``elo`` a strength level, 0 .. 2000 (2000 is full strength): chosen mistakes by a seeded
   softmax over shallow root scores, or a node-bounded search (``engine/levels.py``);
 - ``seed`` the generator of a level's chosen mistakes (default 0; the full-strength engine is
   deterministic and ignores it).

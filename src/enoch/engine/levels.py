@@ -37,21 +37,21 @@ from enoch.engine.search import MATE_BOUND, Limits, Searcher, time_budget
 from enoch.errors import InputError
 from enoch.rules.position import Position
 
-ELO_MIN = 100
+ELO_MIN = 0
 ELO_MAX = 2000
 # (elo, depth, temperature in centipawns): anchors of the chosen-mistake levels; between two
 # anchors the temperature is interpolated geometrically and the depth is the lower anchor's
-# (an anchor's own level belongs to the segment below it: 750 searches 1 ply, 1300 2 plies).
+# (an anchor's own level belongs to the segment below it: 600 searches 1 ply, 1250 2 plies).
 # The labels were first set by hand (400, 800, 1200, 1600, then nodes doubling every 100
 # points from 1800) and then moved to what the ladder measured for the same parameters
-# against Stockfish's levels at 10+0.1 (bench/ladder.md): 300, 750 and 1300 below, and 2000
-# nodes at 1650. 100 (temperature 400) and 1500 (temperature 12) were not measured: they are
-# placed between their neighbours.
+# against Stockfish's levels at 10+0.1 (bench/ladder.md), rounded to 50: 150, 600 and 1250
+# below, and 2000 nodes at 1650. 0 (temperature 400) and 1500 (temperature 12) were not
+# measured: they are placed below and between their neighbours.
 SOFTMAX_ANCHORS = (
-    (100, 1, 400.0),
-    (300, 1, 150.0),
-    (750, 2, 60.0),
-    (1300, 3, 25.0),
+    (0, 1, 400.0),
+    (150, 1, 150.0),
+    (600, 2, 60.0),
+    (1250, 3, 25.0),
 )
 SOFTMAX_TOP = 1500  # the last chosen-mistake level (depth 3, temperature 12)
 TOP_TEMPERATURE = 12.0
