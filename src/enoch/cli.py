@@ -27,6 +27,7 @@ _PARTS = [
     "enoch.enochian.cli",
     "enoch.web.cli",  # serve
     "enoch.analysis.cli",  # analyse, leaderboard
+    "enoch.ratings.cli",  # rate
 ]
 
 

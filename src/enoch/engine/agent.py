@@ -10,7 +10,10 @@ Options (all strings, as ``builtin:engine?movetime=0.5&hash=32``):
   both bound the search;
 - ``resign`` resign when the score is at or below ``-CP`` centipawns for three answers in a
   row (never resigns without it);
-- ``seed`` accepted for uniformity with the other built-ins (the engine is deterministic).
+- ``elo`` a strength level, 0 .. 2000 (2000 is full strength): chosen mistakes by a seeded
+  softmax over shallow root scores, or a node-bounded search (``engine/levels.py``);
+- ``seed`` the generator of a level's chosen mistakes (default 0; the full-strength engine is
+  deterministic and ignores it).
 
 Draws: a valid claim is made when the search says the position is not better for us (score
 below ``CLAIM_MARGIN``); a pending draw offer is accepted when the score is at or below
@@ -24,6 +27,7 @@ from typing import Any
 
 from enoch._numbers import MAX_SECONDS
 from enoch.agents.simple import claim_for
+from enoch.engine.levels import Weakened, parse_elo
 from enoch.engine.search import MAX_THREADS, Limits
 from enoch.engine.smp import parallel_searcher
 from enoch.errors import InputError, ProtocolError, quote
@@ -65,7 +69,7 @@ class EngineAgent:
     """The engine as a protocol agent."""
 
     name = "engine"
-    OPTIONS = ("movetime", "hash", "threads", "depth", "resign", "seed")
+    OPTIONS = ("movetime", "hash", "threads", "depth", "resign", "seed", "elo")
 
     def __init__(self, **options: str) -> None:
         unknown = sorted(set(options) - set(self.OPTIONS))
@@ -88,8 +92,13 @@ class EngineAgent:
         self.resign: int | None = None
         if "resign" in options:
             self.resign = int(_number("resign", options["resign"], minimum=1, integer=True))
+        seed = 0
         if "seed" in options:
-            _number("seed", options["seed"], minimum=-(2**63), integer=True)
+            seed = int(_number("seed", options["seed"], minimum=-(2**63), integer=True))
+        self.weakened: Weakened | None = None
+        if "elo" in options:
+            level = Weakened(parse_elo(options["elo"], "builtin:engine"), seed)
+            self.weakened = None if level.level.full else level
         threads = int(_number("threads", options.get("threads", "1"), minimum=1, integer=True))
         if threads > MAX_THREADS:
             raise InputError(
@@ -139,8 +148,13 @@ class EngineAgent:
         us = "white" if pos.turn == 0 else "black"
         claim = claim_for(parsed)
         offer = parsed.draw_offer is not None and parsed.draw_offer != us
-        result = self.searcher.think(pos, self._limits(state), overhead=AGENT_OVERHEAD)
-        score = result.score
+        if self.weakened is not None:
+            move, score = self.weakened.choose(
+                self.searcher, pos, self._limits(state), AGENT_OVERHEAD
+            )
+        else:
+            result = self.searcher.think(pos, self._limits(state), overhead=AGENT_OVERHEAD)
+            move, score = result.move, result.score
         self.last_score = score
         if claim is not None and score < CLAIM_MARGIN:
             return claim
@@ -150,7 +164,6 @@ class EngineAgent:
             self.losing_streak = self.losing_streak + 1 if score <= -self.resign else 0
             if self.losing_streak >= 3:
                 return {"action": "resign"}
-        move = result.move
         if move not in legal:  # legality is sacred: never print an unverified move
             raise AssertionError(f"builtin:engine chose an illegal move {move}")
         return move_answer(move)

@@ -412,6 +412,53 @@ class Searcher:
                     result.pv = self._pv(pos, best, depth)
         return result
 
+    def root_scores(
+        self, pos: Position, depth: int, deadline: float = math.inf
+    ) -> list[tuple[int, int]]:
+        """Every legal move of ``pos`` with its score (centipawns, the mover's view) from a
+        full-window search of ``depth`` plies (1: the move and quiescence). The weakened levels
+        (``engine/levels.py``) choose among them; a plain search proves only the best move's
+        score. Moves not reached by ``deadline`` (a ``time.perf_counter()`` value) are left
+        out, but the first move is always scored. ``pos`` is restored before returning."""
+        legal = pos.legal_moves()
+        self.pos = pos
+        self.nodes = 0
+        self.stop_flag = False
+        self.deadline = math.inf
+        self.node_limit = 1 << 62
+        self.root_depth = max(1, depth)
+        for k in self.killers:
+            k[0] = k[1] = 0
+        psq = psq_score(pos)
+        board = pos.board
+        us = pos.turn
+        stack_len = len(pos.stack)
+        out: list[tuple[int, int]] = []
+        for m in self._order(legal, (), 0):
+            if out:
+                self.deadline = deadline
+            fr = m & 63
+            to = (m >> 6) & 63
+            piece = board[fr]
+            d = PSQ[piece][to] - PSQ[piece][fr] - PSQ[board[to]][to]
+            if m >= 4096:
+                d += _special_delta(m, piece, us)
+            pos.make(m)
+            gc = pos.is_check()
+            try:
+                s = -self._search(depth - 1 + gc, -INF, INF, 1, psq + d, gc, True)
+            except SearchAbort:
+                while len(pos.stack) > stack_len:
+                    if pos.stack[-1][0]:
+                        pos.unmake()
+                    else:
+                        pos.unmake_null()
+                break
+            pos.unmake()
+            out.append((m, s))
+        self.deadline = math.inf
+        return out
+
     def _iterate(
         self,
         pos: Position,

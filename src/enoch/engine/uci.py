@@ -9,6 +9,10 @@ The reader never waits for a search to end by itself: a ``go infinite`` ends onl
 otherwise never be heard again. ``position`` does not touch the running search (it searches
 a copy); ``go``, ``setoption`` and ``ucinewgame``, which need the engine idle, end the running
 search first as ``stop`` does (its ``bestmove`` is printed: every ``go`` gets exactly one).
+
+``UCI_LimitStrength`` with ``UCI_Elo`` (the standard options, as Stockfish has them) play a
+strength level of ``engine/levels.py``; ``Seed`` seeds its chosen mistakes, so that a game
+between fixed seeds can be replayed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import IO
 
 from enoch import __version__
 from enoch._numbers import parse_float
+from enoch.engine.levels import ELO_MAX, ELO_MIN, Weakened
 from enoch.engine.search import MAX_THREADS, Limits, SearchResult, format_score, pv_text
 from enoch.engine.smp import parallel_searcher
 from enoch.errors import EnochError, InputError, quote
@@ -28,6 +33,7 @@ from enoch.rules.position import Position, move_uci
 ENGINE_NAME = f"enoch {__version__}"
 HASH_DEFAULT, HASH_MIN, HASH_MAX = 16, 1, 1024
 OVERHEAD_DEFAULT = 30
+ELO_DEFAULT = 1500
 _GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime")
 
 
@@ -40,6 +46,10 @@ class UciEngine:
         self.overhead_ms = OVERHEAD_DEFAULT
         self.thread: threading.Thread | None = None
         self.info_depth = 0
+        self.limit_strength = False
+        self.elo = ELO_DEFAULT
+        self.seed = 0
+        self.weakened: Weakened | None = None
 
     def send(self, line: str) -> None:
         with self.lock:
@@ -65,6 +75,11 @@ class UciEngine:
             )
             self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
             self.send("option name Clear Hash type button")
+            self.send("option name UCI_LimitStrength type check default false")
+            self.send(
+                f"option name UCI_Elo type spin default {ELO_DEFAULT} min {ELO_MIN} max {ELO_MAX}"
+            )
+            self.send("option name Seed type spin default 0 min 0 max 2147483647")
             self.send("uciok")
         elif cmd == "isready":
             self.send("readyok")
@@ -72,6 +87,7 @@ class UciEngine:
             self.stop()
             self.searcher.clear()
             self.position = Position.start()
+            self.weakened = None  # each game's chosen mistakes from the seed afresh
         elif cmd == "setoption":
             self.stop()
             self.setoption(args)
@@ -113,6 +129,17 @@ class UciEngine:
                 self.overhead_ms = max(0, min(5000, int(value)))
             elif name == "clear hash":
                 self.searcher.clear()
+            elif name == "uci_limitstrength":
+                if value.lower() not in ("true", "false"):
+                    raise ValueError(value)
+                self.limit_strength = value.lower() == "true"
+                self.weakened = None
+            elif name == "uci_elo":
+                self.elo = max(ELO_MIN, min(ELO_MAX, int(value)))
+                self.weakened = None
+            elif name == "seed":
+                self.seed = max(0, int(value))
+                self.weakened = None
             else:
                 self.send(f"info string unknown option {name}")
         except ValueError:
@@ -190,6 +217,19 @@ class UciEngine:
             self.send("bestmove 0000")
             return
         self.info_depth = 0
+        if self.limit_strength:
+            if self.weakened is None:  # a new level or seed: its generator starts afresh
+                self.weakened = Weakened(self.elo, self.seed)
+            if not self.weakened.level.full:
+                move, score = self.weakened.choose(
+                    self.searcher, pos, limits, self.overhead_ms / 1000
+                )
+                self.send(f"info depth 1 score {format_score(score)} pv {move_uci(move)}")
+                if limits.infinite:
+                    while not self.searcher.stop_flag:
+                        time.sleep(0.005)
+                self.send(f"bestmove {move_uci(move if move in legal else legal[0])}")
+                return
         result = self.searcher.think(
             pos, limits, overhead=self.overhead_ms / 1000, on_info=self._info
         )

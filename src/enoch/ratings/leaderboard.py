@@ -39,30 +39,15 @@ UNRATED = frozenset({"abandoned"})
 _RESULT_POINTS = {"1-0": [1.0, 0.0], "0-1": [0.0, 1.0], "1/2-1/2": [0.5, 0.5]}
 _FORFEITS = {"illegal_move": "illegal", "invalid_answer": "invalid"}
 
-# (first agent, second agent, the first's points) -> name -> (rating, low, high)
-Fit = Callable[
-    [list[tuple[str, str, float]], dict[str, float]], dict[str, tuple[float, float, float]]
-]
-
-
-def _bradley_terry(
+def fit(
     games: list[tuple[str, str, float]], fixed: dict[str, float]
 ) -> dict[str, tuple[float, float, float]]:
-    """The arena's Bradley-Terry fit (mean 0), shifted so that the ``fixed`` agents present
-    sit on their given ratings on average; the interval is each agent's own 95% margin."""
-    from enoch.arena.stats import ratings
+    """Maximum likelihood with the ``fixed`` (ladder) agents held, draws as half, 95%
+    intervals from the likelihood (:func:`enoch.ratings.maths.fit`); with no ladder agent
+    present the ratings centre on 0."""
+    from enoch.ratings.maths import fit as ml_fit
 
-    names = sorted({n for a, b, _ in games for n in (a, b)})
-    index = {n: i for i, n in enumerate(names)}
-    fitted = ratings(names, [(index[a], index[b], p) for a, b, p in games])
-    anchors = [n for n in names if n in fixed]
-    shift = sum(fixed[n] - fitted[n][0] for n in anchors) / len(anchors) if anchors else 0.0
-    return {n: (r + shift, r + shift - m, r + shift + m) for n, (r, m) in fitted.items()}
-
-
-# The rating fit. Issue 23's rating maths (``enoch.ratings.maths.fit``, the same signature:
-# maximum likelihood with the ladder held fixed) replaces it by changing this one line.
-fit: Fit = _bradley_terry
+    return ml_fit(games, fixed)
 
 
 def ladder_ratings(variant: str) -> dict[str, float]:
