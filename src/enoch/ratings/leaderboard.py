@@ -39,6 +39,7 @@ UNRATED = frozenset({"abandoned"})
 _RESULT_POINTS = {"1-0": [1.0, 0.0], "0-1": [0.0, 1.0], "1/2-1/2": [0.5, 0.5]}
 _FORFEITS = {"illegal_move": "illegal", "invalid_answer": "invalid"}
 
+
 def fit(
     games: list[tuple[str, str, float]], fixed: dict[str, float]
 ) -> dict[str, tuple[float, float, float]]:
