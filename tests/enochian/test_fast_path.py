@@ -68,3 +68,17 @@ def test_agent_gets_a_copy() -> None:
     copy.undo()
     r = play_game(Vandal(), "builtin:random?seed=1", variant="enochian", max_plies=40)
     assert r.termination == "move_limit"  # every Vandal move was judged on the true board
+
+
+def test_library_games_have_the_games_ply_limit() -> None:
+    """Without max_plies a library game takes the game's default (Enochian: 400), as the CLI
+    does: two agents that never finish cannot run forever."""
+    from enoch.game import find_game
+
+    game = find_game("enochian")
+    assert game.default_max_plies == 400
+    assert game.setup().max_plies == 400
+    assert game.setup(max_plies=30).max_plies == 30
+    assert find_game("chess").setup().max_plies is None  # chess ends by its own rules
+    r = play_game("builtin:random?seed=4", "builtin:random?seed=5", variant="enochian")
+    assert r.plies <= 400

@@ -228,9 +228,13 @@ class Game(ABC):
         self, values: Mapping[str, Any] | None = None, *, max_plies: int | None = None
     ) -> Setup:
         """Options parsed and checked (strings as from ``--option``, or Python values), with
-        every default filled; unknown names and bad values are :class:`InputError`."""
+        every default filled; unknown names and bad values are :class:`InputError`.
+        ``max_plies`` None takes the game's :attr:`default_max_plies` (a game whose rules
+        cannot end every game, like Enochian, must not run forever from the library either)."""
         from enoch.game.options import parse_options
 
+        if max_plies is None:
+            max_plies = self.default_max_plies
         return Setup(parse_options(self.options, values or {}, game=self.name), max_plies)
 
     @abstractmethod
