@@ -334,3 +334,21 @@ def test_cannot_sandbox_warns_once_for_a_library_match_in_workers(
     assert len(outcome.games) == 4
     err = capfd.readouterr().err
     assert err.count("without a sandbox") == 1, err
+
+
+@pytest.mark.parametrize("command", ["play", "match"])
+def test_the_enochian_aliases_take_the_containment_flags(
+    command: str, no_unshare: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``enoch enochian play|match`` pass --no-sandbox and --no-network to the arena as
+    ``enoch play|match --variant enochian`` do (they used to lack them)."""
+    agent = escapee(0, '{"action": "resign"}')
+    if command == "play":
+        argv = ["enochian", "play", "--players", "2", "--agents", agent, "--quiet"]
+    else:
+        argv = ["enochian", "match", agent, "builtin:random", "--games", "1", "--quiet"]
+    assert main([*argv, "--no-sandbox"]) == 0
+    assert "sandbox" not in capsys.readouterr().err
+    assert main([*argv, "--no-network"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("enoch: error: --no-network"), err

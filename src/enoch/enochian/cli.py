@@ -75,6 +75,7 @@ def register(sub: Any) -> None:
         help="seconds an agent may take when there is no --movetime",
     )
     pl.add_argument("--quiet", action="store_true", help="do not draw the board after each move")
+    _containment(pl)
     pl.set_defaults(func=_play)
 
     m = s.add_parser(
@@ -110,6 +111,7 @@ def register(sub: Any) -> None:
     m.add_argument("--results", help="write one results line (JSON) per game here")
     m.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     m.add_argument("--quiet", action="store_true", help="no line per game on stderr")
+    _containment(m)
     m.set_defaults(func=_match)
 
     v = s.add_parser("validate", help="validate an Enochian state JSON on stdin")
@@ -123,6 +125,20 @@ def register(sub: Any) -> None:
         help="refuse a larger state (default: %(default)s)",
     )
     v.set_defaults(func=_validate)
+
+
+def _containment(p: argparse.ArgumentParser) -> None:
+    """The arena's containment flags (docs/security.md), as ``enoch play|match`` have them."""
+    p.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run external agents without a PID namespace of their own",
+    )
+    p.add_argument(
+        "--no-network",
+        action="store_true",
+        help="give external agents an empty network namespace (refused where impossible)",
+    )
 
 
 def _game_options(p: argparse.ArgumentParser) -> None:
@@ -213,6 +229,8 @@ def _generic(args: argparse.Namespace, agents: list[str], **extra: Any) -> argpa
         "results": getattr(args, "results", None),
         "log_dir": None,
         "quiet": args.quiet,
+        "no_sandbox": args.no_sandbox,
+        "no_network": args.no_network,
     }
     base.update(extra)
     return argparse.Namespace(**base)
