@@ -187,6 +187,17 @@ class SearchResult:
 InfoCallback = Callable[[SearchResult], None]
 
 
+def _root_delta(board: list[int], m: int, us: int) -> int:
+    """The packed-score change of a move at the root (the inner searches inline this)."""
+    fr = m & 63
+    to = (m >> 6) & 63
+    piece = board[fr]
+    d = PSQ[piece][to] - PSQ[piece][fr] - PSQ[board[to]][to]
+    if m >= 4096:
+        d += _special_delta(m, piece, us)
+    return d
+
+
 def _special_delta(m: int, piece: int, us: int) -> int:
     """The packed-score change of a move's promotion, en passant or castling part."""
     to = (m >> 6) & 63
@@ -437,12 +448,7 @@ class Searcher:
         for m in self._order(legal, (), 0):
             if out:
                 self.deadline = deadline
-            fr = m & 63
-            to = (m >> 6) & 63
-            piece = board[fr]
-            d = PSQ[piece][to] - PSQ[piece][fr] - PSQ[board[to]][to]
-            if m >= 4096:
-                d += _special_delta(m, piece, us)
+            d = _root_delta(board, m, us)
             pos.make(m)
             gc = pos.is_check()
             try:
@@ -633,12 +639,7 @@ class Searcher:
         best = -INF
         moves = self.root_moves
         for i, m in enumerate(moves):
-            fr = m & 63
-            to = (m >> 6) & 63
-            piece = board[fr]
-            d = PSQ[piece][to] - PSQ[piece][fr] - PSQ[board[to]][to]
-            if m >= 4096:
-                d += _special_delta(m, piece, us)
+            d = _root_delta(board, m, us)
             pos.make(m)
             gc = pos.is_check()
             nd = depth - 1 + gc
