@@ -146,16 +146,7 @@ class UciEvaluator:
             raise
 
     def _line(self, deadline: float) -> str:
-        from enoch.arena.transport import AgentCrash
-
-        proc = self.proc
-        proc.read_until(lambda b: b"\n" in b, deadline, cap=1 << 20)
-        nl = proc.buffer.find(b"\n")
-        if nl < 0:
-            raise AgentCrash(f"engine closed its output ({proc.exit_description()})")
-        line = bytes(proc.buffer[:nl]).decode("utf-8", "replace").strip()
-        del proc.buffer[: nl + 1]
-        return line
+        return self.proc.read_line(deadline, cap=1 << 20)
 
     def _until(self, word: str, deadline: float) -> list[str]:
         lines = []

@@ -416,6 +416,17 @@ class AgentProcess:
         finally:
             sel.close()
 
+    def read_line(self, deadline: float | None, cap: int | None = None) -> str:
+        """The next line of stdout, stripped (a UCI engine's dialogue), at most ``cap`` bytes
+        long. Raises :class:`AgentCrash` when stdout closes first."""
+        self.read_until(lambda b: b"\n" in b, deadline, cap=cap)
+        nl = self.buffer.find(b"\n")
+        if nl < 0:
+            raise AgentCrash(f"engine closed its output ({self.exit_description()})")
+        line = bytes(self.buffer[:nl]).decode("utf-8", "replace").strip()
+        del self.buffer[: nl + 1]
+        return line
+
     def _register(self, sel: selectors.BaseSelector, watch_exit: bool) -> None:
         wanted: dict[int, int] = {}
         if not self.eof:

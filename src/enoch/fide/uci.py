@@ -69,16 +69,9 @@ class UciPlayer(Player):
         self._failure = ""  # why the engine was stopped, for every later question
 
     def _line(self, deadline: float | None) -> str:
-        proc = self.proc
-        assert proc is not None
+        assert self.proc is not None
         # A line may be long (``info`` with a PV), but never without bound.
-        proc.read_until(lambda b: b"\n" in b, deadline, cap=self.limits.max_answer_bytes)
-        nl = proc.buffer.find(b"\n")
-        if nl < 0:
-            raise AgentCrash(f"engine closed its output ({proc.exit_description()})")
-        line = bytes(proc.buffer[:nl]).decode("utf-8", "replace").strip()
-        del proc.buffer[: nl + 1]
-        return line
+        return self.proc.read_line(deadline, self.limits.max_answer_bytes)
 
     def _expect(self, word: str, deadline: float) -> None:
         while True:
