@@ -25,6 +25,19 @@ def too_large(what: str, max_bytes: int, flag: str = "--max-state-bytes") -> Pro
     return ProtocolError(f"{what} is larger than {max_bytes} bytes (the limit; see {flag})")
 
 
+def add_state_limit(parser: Any) -> None:
+    """The ``--max-state-bytes`` flag of every command that reads a state."""
+    from enoch._numbers import arg
+
+    parser.add_argument(
+        "--max-state-bytes",
+        type=arg("int", 2),
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help="refuse a larger state (default: %(default)s)",
+    )
+
+
 def read_limited(stream: IO[bytes], what: str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """All of ``stream``, refused as soon as it passes ``max_bytes`` (never read whole)."""
     data = stream.read(max_bytes + 1)

@@ -22,20 +22,14 @@ def register(sub: Any) -> None:
         "enochian: builtin:search (default), builtin:greedy, builtin:random)",
     )
     p.add_argument("--variant", default="chess", metavar="NAME", help="chess (default) or enochian")
-    from enoch._json import DEFAULT_MAX_BYTES
-    from enoch._numbers import arg, seconds
+    from enoch._json import add_state_limit
+    from enoch._numbers import seconds
 
     p.add_argument(
         "--movetime", type=seconds(), metavar="S", help="seconds per move, for agents that think"
     )
     p.add_argument("--jsonl", action="store_true", help="one state per input line, until EOF")
-    p.add_argument(
-        "--max-state-bytes",
-        type=arg("int", 2),
-        default=DEFAULT_MAX_BYTES,
-        metavar="N",
-        help="refuse a larger state (default: %(default)s)",
-    )
+    add_state_limit(p)
     p.set_defaults(func=_agent)
 
 

@@ -115,15 +115,9 @@ def register(sub: Any) -> None:
     m.set_defaults(func=_match)
 
     v = s.add_parser("validate", help="validate an Enochian state JSON on stdin")
-    from enoch._json import DEFAULT_MAX_BYTES
+    from enoch._json import add_state_limit
 
-    v.add_argument(
-        "--max-state-bytes",
-        type=arg("int", 2),
-        default=DEFAULT_MAX_BYTES,
-        metavar="N",
-        help="refuse a larger state (default: %(default)s)",
-    )
+    add_state_limit(v)
     v.set_defaults(func=_validate)
 
 

@@ -7,13 +7,15 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
+    from enoch._json import add_state_limit  # light: json and enoch.errors
+
     p = sub.add_parser(
         "legal",
         help="state JSON on stdin -> JSON list of legal move objects",
         description="Read one state JSON object on stdin and print the JSON list of its legal "
         "moves, each as an answer object {from, to, promotion}.",
     )
-    _limit(p)
+    add_state_limit(p)
     p.set_defaults(func=_legal)
     v = sub.add_parser(
         "validate",
@@ -22,21 +24,8 @@ def register(sub: Any) -> None:
         "(exit 0), or every problem found, one per line (exit 2).",
     )
     v.add_argument("--json", action="store_true", help='print {"ok": bool, "problems": [...]}')
-    _limit(v)
+    add_state_limit(v)
     v.set_defaults(func=_validate)
-
-
-def _limit(p: Any) -> None:
-    from enoch._json import DEFAULT_MAX_BYTES
-    from enoch._numbers import arg
-
-    p.add_argument(
-        "--max-state-bytes",
-        type=arg("int", 2),
-        default=DEFAULT_MAX_BYTES,
-        metavar="N",
-        help="refuse a larger state (default: %(default)s)",
-    )
 
 
 def _read_state(args: argparse.Namespace) -> Any:
