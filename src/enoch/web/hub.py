@@ -222,9 +222,8 @@ class Hub:
 
     def start_game(self, request: dict[str, Any]) -> Feed:
         """Start one game from a validated request (see the OpenAPI ``NewGame``)."""
-        from enoch.arena.clock import TimeControl
         from enoch.arena.players import HUMAN, make_player
-        from enoch.arena.referee import GameConfig, Referee
+        from enoch.arena.referee import Referee
         from enoch.game.registry import find_game
 
         if self.stopping.is_set():
@@ -257,20 +256,7 @@ class Hub:
                 400, f"{game.name} with these options has {state.seats} seats, not {len(seats)}"
             )
         self.check_agents(seats, game)
-        tc = None
-        if request.get("tc"):
-            try:
-                tc = TimeControl.parse(str(request["tc"]))
-            except InputError as exc:
-                raise Refused(400, str(exc)) from None
-            if not (tc.base < 1e7 and tc.increment < 1e6):
-                raise Refused(400, "time control too long")
-        config = GameConfig(
-            movetime=request.get("movetime"),
-            tc=tc,
-            timeout=float(request.get("timeout") or 60.0),
-            retries=int(request.get("retries") or 0),
-        )
+        config = _game_config(request)
         with self.lock:
             if self.running_games() >= self.max_games:
                 raise Refused(
@@ -290,7 +276,7 @@ class Hub:
                     )
                     human = WebHuman(name, feed, seat, self.publish)
                     # a person is held to the game's clocks, never to the agents' move time
-                    human.timed = tc is not None
+                    human.timed = config.tc is not None
                     humans.append(human)
                     players.append(human)
                 else:
@@ -400,9 +386,7 @@ class Hub:
 
     # ------------------------------------------------------------------ matches
     def start_match(self, request: dict[str, Any]) -> MatchRun:
-        from enoch.arena.clock import TimeControl
         from enoch.arena.match import run_match, run_tournament, unique_names
-        from enoch.arena.referee import GameConfig
         from enoch.arena.stats import Sprt
         from enoch.game.registry import find_game
 
@@ -411,23 +395,16 @@ class Hub:
         kind = str(request.get("kind") or "match")
         try:
             game = find_game(str(request.get("variant", "chess")))
+            # (no max_plies: the game's own default, Enochian 400)
             setup = game.setup(request.get("options") or {}, max_plies=request.get("max_plies"))
-            if setup.max_plies is None:
-                setup = game.setup(request.get("options") or {}, max_plies=game.default_max_plies)
             agents = [str(a).strip() for a in request.get("agents") or []]
             if "human" in agents:
                 raise Refused(400, "a match is between agents: play a person in a single game")
             self.check_agents(agents, game)
-            tc = TimeControl.parse(str(request["tc"])) if request.get("tc") else None
             sprt = Sprt.parse(str(request["sprt"])) if request.get("sprt") else None
         except InputError as exc:
             raise Refused(400, str(exc)) from None
-        config = GameConfig(
-            movetime=request.get("movetime"),
-            tc=tc,
-            timeout=float(request.get("timeout") or 60.0),
-            retries=int(request.get("retries") or 0),
-        )
+        config = _game_config(request)
         with self.lock:
             running = sum(1 for r in self.matches.values() if r.status == "running")
             if running >= self.max_matches:
@@ -578,6 +555,28 @@ class Hub:
         if self._tmp is not None:
             with contextlib.suppress(OSError):
                 self._tmp.cleanup()
+
+
+def _game_config(request: dict[str, Any]) -> Any:
+    """How a game or match asked for by the page is refereed: its time control checked (a
+    bad one is a 400, and no clock past what the page can show)."""
+    from enoch.arena.clock import TimeControl
+    from enoch.arena.referee import GameConfig
+
+    tc = None
+    if request.get("tc"):
+        try:
+            tc = TimeControl.parse(str(request["tc"]))
+        except InputError as exc:
+            raise Refused(400, str(exc)) from None
+        if not (tc.base < 1e7 and tc.increment < 1e6):
+            raise Refused(400, "time control too long")
+    return GameConfig(
+        movetime=request.get("movetime"),
+        tc=tc,
+        timeout=float(request.get("timeout") or 60.0),
+        retries=int(request.get("retries") or 0),
+    )
 
 
 def _offer(sub: Subscriber, message: dict[str, Any]) -> None:
