@@ -440,27 +440,24 @@ def _check_replay(
     (a cache of the line taken back) must never show."""
     fresh = game.new_state(setup, start)
     what = "a state taken back to its start by undo, then given the same actions as a new state,"
-    verb = "differs from the new state in"
-    _compare(
-        _snapshot(fresh, where, view=True),
-        _snapshot(state, where, view=True),
-        where,
-        what,
-        verb=verb,
-    )
+
+    def compare() -> None:
+        _compare(
+            _snapshot(fresh, where, view=True),
+            _snapshot(state, where, view=True),
+            where,
+            what,
+            verb="differs from the new state in",
+        )
+
+    compare()
     for _ in range(_REPLAY_STEPS):
         if state.is_terminal():
             return
         action = rng.choice(list(state.legal_actions()))
         fresh.apply(action)
         state.apply(action)
-        _compare(
-            _snapshot(fresh, where, view=True),
-            _snapshot(state, where, view=True),
-            where,
-            what,
-            verb=verb,
-        )
+        compare()
 
 
 # ---------------------------------------------------------------------------- judge
