@@ -580,13 +580,7 @@ def _match(args: argparse.Namespace) -> int:
             on_result=on_result,
             names=names,
             config=config,
-            record=args.record,
-            results=args.results,
-            log_dir=args.log_dir,
-            backend=backend,
-            concurrency=args.concurrency,
-            resume=args.resume,
-            game_timeout=args.game_timeout,
+            **_run_options(args, backend),
         )
     if seats == 2:
         sc = outcome.score(0)
@@ -635,6 +629,19 @@ def _match(args: argparse.Namespace) -> int:
             markup=False,
         )
     return 0
+
+
+def _run_options(args: argparse.Namespace, backend: Any) -> dict[str, Any]:
+    """What a match and a tournament take alike from the command line: outputs and backend."""
+    return {
+        "record": args.record,
+        "results": args.results,
+        "log_dir": args.log_dir,
+        "backend": backend,
+        "concurrency": args.concurrency,
+        "resume": args.resume,
+        "game_timeout": args.game_timeout,
+    }
 
 
 def _usage_lines(outcome: Any) -> list[str]:
@@ -771,13 +778,7 @@ def _tournament(args: argparse.Namespace) -> int:
             on_result=on_result,
             names=names,
             config=config,
-            record=args.record,
-            results=args.results,
-            log_dir=args.log_dir,
-            backend=backend,
-            concurrency=args.concurrency,
-            resume=args.resume,
-            game_timeout=args.game_timeout,
+            **_run_options(args, backend),
         )
     title = "crosstable" + (" (gauntlet)" if args.gauntlet else "")
     out.print(_ratings_table(outcome, title))
