@@ -25,10 +25,15 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import fcntl
+import itertools
 import json
+import math
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,16 +41,22 @@ from enoch.arena.clock import TimeControl
 from enoch.arena.match import run_match
 from enoch.arena.referee import GameConfig
 from enoch.game.registry import find_game
-from enoch.ratings.maths import fit
+from enoch.ratings.maths import Z95, K, expected, fit
 
 ROOT = Path(__file__).resolve().parent.parent
 SF = "uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo="
 
 
-# Played with a larger Move Overhead than Stockfish's 10 ms: on a loaded machine it lost games
-# on time by a few milliseconds, which measures the machine, not the level. The name in the
-# ladder and the fit is without it (it changes no move: the level picks at a fixed depth).
-SF_PLAYED = "&Move+Overhead=200"
+# Stockfish is played with two options its name in the ladder and the fit leaves out, because
+# neither changes a move at limited strength (Stockfish 15.1 picks its move when its iterative
+# deepening reaches depth 1 + skill level, at most 5 plies for these levels, and only spends
+# the rest of its time): a Move Overhead of 200 ms (at its default 10 ms a loaded machine made
+# it lose games on time by a few milliseconds, which measures the machine, not the level) and
+# Slow Mover 10, which makes it spend a tenth of its usual share of the clock (126 ms instead of
+# 1.05 s for its first move at 10+0.1, both far past the depth that picks the move), so that
+# its games take a fraction of the time.
+SF_PLAYED = "&Move+Overhead=200&Slow+Mover=10"
+SF_PLAYED_BEFORE = ("&Move+Overhead=200",)  # what earlier runs added, stripped as well
 
 
 def sf(elo: int) -> str:
@@ -68,7 +79,8 @@ RENAMED = {
 
 
 def canonical(name: str) -> str:
-    name = name.replace(SF_PLAYED, "")
+    for extra in (SF_PLAYED, *SF_PLAYED_BEFORE):
+        name = name.replace(extra, "")
     return RENAMED.get(name, name)
 
 
@@ -78,30 +90,24 @@ LADDERS: dict[str, dict[str, Any]] = {
         "file": "ladder.json",
         "tc": "10+0.1",
         "anchor": "Stockfish 15.1 (Debian) UCI_LimitStrength/UCI_Elo levels, held at their labels",
+        # Rungs about 200 points apart, so that every link of the chain is near an even score
+        # (a link scoring 0.03 carries an eighth of an even game's information); the first
+        # ladder (1,349 games) had gaps of 450 to 650 points and its chained rungs reached
+        # only +-170 to +-210.
         "rungs": [
             "builtin:random",
             "builtin:greedy",
-            "builtin:microchess",
+            "builtin:engine?elo=0",
             "builtin:engine?elo=150",
+            "builtin:microchess",
             "builtin:engine?elo=600",
+            "builtin:engine?elo=800",
+            "builtin:engine?elo=1000",
             "builtin:engine?elo=1250",
+            "builtin:engine?elo=1450",
             "builtin:engine?elo=1650",
         ],
         "fixed": {sf(1350): 1350.0, sf(1600): 1600.0, sf(2000): 2000.0},
-        "pairs": [
-            ("builtin:random", "builtin:greedy"),
-            ("builtin:greedy", "builtin:microchess"),
-            ("builtin:greedy", "builtin:engine?elo=150"),
-            ("builtin:microchess", "builtin:engine?elo=150"),
-            ("builtin:microchess", "builtin:engine?elo=600"),
-            ("builtin:engine?elo=150", "builtin:engine?elo=600"),
-            ("builtin:engine?elo=600", sf(1350)),
-            ("builtin:engine?elo=600", "builtin:engine?elo=1250"),
-            ("builtin:engine?elo=1250", sf(1350)),
-            ("builtin:engine?elo=1250", sf(1600)),
-            ("builtin:engine?elo=1650", sf(1600)),
-            ("builtin:engine?elo=1650", sf(2000)),
-        ],
     },
     "enochian": {
         "file": "ladder-enochian.json",
@@ -114,15 +120,63 @@ LADDERS: dict[str, dict[str, Any]] = {
             "builtin:search?movetime=0.2",
         ],
         "fixed": {"builtin:random": 0.0},
-        "pairs": [
-            ("builtin:random", "builtin:greedy"),
-            ("builtin:greedy", "builtin:search?movetime=0.05"),
-            ("builtin:random", "builtin:search?movetime=0.05"),
-            ("builtin:search?movetime=0.05", "builtin:search?movetime=0.2"),
-            ("builtin:greedy", "builtin:search?movetime=0.2"),
-        ],
     },
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# Choosing the next pairing: where a game's time narrows the widest intervals most.
+#
+# The fit's covariance C (the inverse of the information matrix over the free rungs) says how
+# sure each rung is. Two more games of a pairing (a, b) at expected score E add information
+# w = 2 K^2 E (1 - E) along u = e_a - e_b, and by the Sherman-Morrison formula lower rung i's
+# variance by w (C u)_i^2 / (1 + w u'Cu): a link helps every rung whose rating is measured
+# through it, most where it is the weakest link of the chain. Each candidate pairing is scored
+# by that reduction (summed over the rungs still wider than the target, each counted only down
+# to the target) per second of its games (the mean of its games so far), and the best is
+# played. Pairings more than MAX_GAP points apart by the current fit are not candidates: their
+# results say little, and what they say leans most on the logistic model's tails.
+MAX_GAP = 450.0
+TARGET_HALF_WIDTH = 75.0  # the 95% half-width the issue asks for
+SECONDS_GUESS = {"sf": 6.0, "other": 2.0}  # a pairing's cost before its first games
+
+
+def covariance(
+    games: list[tuple[str, str, float]], ratings: dict[str, float], free: list[str]
+) -> list[list[float]]:
+    """The inverse of the information matrix of the free ratings at ``ratings`` (plus one
+    virtual game's worth on the diagonal so that a rung without games has a finite, large
+    variance instead of none)."""
+    index = {n: i for i, n in enumerate(free)}
+    n = len(free)
+    info = [[(K * K / 4) if i == j else 0.0 for j in range(n)] for i in range(n)]
+    for a, b, _ in games:
+        p = expected(ratings[a], ratings[b])
+        h = K * K * p * (1.0 - p)
+        ia, ib = index.get(a), index.get(b)
+        if ia is not None:
+            info[ia][ia] += h
+        if ib is not None:
+            info[ib][ib] += h
+        if ia is not None and ib is not None:
+            info[ia][ib] -= h
+            info[ib][ia] -= h
+    return inverse(info)
+
+
+def inverse(m: list[list[float]]) -> list[list[float]]:
+    n = len(m)
+    a = [[*row, *(1.0 if i == j else 0.0 for j in range(n))] for i, row in enumerate(m)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        d = a[col][col]
+        a[col] = [x / d for x in a[col]]
+        for r in range(n):
+            if r != col and a[r][col]:
+                f = a[r][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
+    return [row[n:] for row in a]
 
 
 def read_results(path: Path) -> list[dict[str, Any]]:
@@ -214,13 +268,144 @@ def _counted(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def seeds(spec: dict[str, Any], variant: str) -> dict[str, float]:
+    """Starting guesses of the rungs' ratings for choosing pairings before they have games:
+    the shipped ladder's rating where it has the rung, else the number in an ``elo=`` label,
+    else 0."""
+    shipped = json.loads((ROOT / "src" / "enoch" / "ratings" / spec["file"]).read_text())
+    out = dict(spec["fixed"])
+    for rung in spec["rungs"]:
+        if rung in out:
+            continue
+        if rung in shipped["agents"]:
+            out[rung] = float(shipped["agents"][rung]["rating"])
+        elif "elo=" in rung:
+            out[rung] = float(rung.split("elo=")[1].split("&")[0])
+        else:
+            out[rung] = 0.0
+    return out
+
+
+def order(spec: dict[str, Any]) -> list[str]:
+    return [*spec["rungs"], *(n for n in spec["fixed"] if n not in spec["rungs"])]
+
+
+def choose(
+    spec: dict[str, Any], lines: list[dict[str, Any]], guess: dict[str, float]
+) -> tuple[tuple[str, str], float, str]:
+    """The pairing to play next, with the widest half-width now and its rung."""
+    games = games_of(lines)
+    fixed = dict(spec["fixed"])
+    ratings = dict(guess)
+    ratings.update({n: r for n, (r, _, _) in fit(games, fixed).items()})
+    names = order(spec)
+    free = [n for n in names if n not in fixed]
+    cov = covariance(games, ratings, free)
+    var = [cov[i][i] for i in range(len(free))]
+    target = (TARGET_HALF_WIDTH / Z95) ** 2
+    widest = max(range(len(free)), key=lambda i: var[i])
+    seconds: dict[tuple[str, str], list[float]] = {}
+    for line in lines:
+        seconds.setdefault(pair_key(line), []).append(float(line.get("seconds", 0.0)))
+    index = {n: i for i, n in enumerate(free)}
+    best: tuple[float, tuple[str, str]] | None = None
+    for a, b in itertools.combinations(names, 2):
+        if (a in fixed and b in fixed) or abs(ratings[a] - ratings[b]) > MAX_GAP:
+            continue
+        u = [0.0] * len(free)
+        if a in index:
+            u[index[a]] += 1.0
+        if b in index:
+            u[index[b]] -= 1.0
+        cu = [sum(row[j] * u[j] for j in range(len(u))) for row in cov]
+        ucu = sum(x * y for x, y in zip(u, cu, strict=True))
+        e = expected(ratings[a], ratings[b])
+        w = 2 * K * K * e * (1 - e)
+        drop = [w * x * x / (1 + w * ucu) for x in cu]
+        if any(v > target for v in var):
+            gain = sum(min(d, v - target) for d, v in zip(drop, var, strict=True) if v > target)
+        else:
+            gain = sum(drop)
+        past = seconds.get((a, b))
+        cost = sum(past) / len(past) if past else SECONDS_GUESS["sf" if SF in a + b else "other"]
+        score = gain / max(cost, 0.05)
+        if best is None or score > best[0]:
+            best = (score, (a, b))
+    assert best is not None, "no pairing within MAX_GAP"
+    return best[1], Z95 * math.sqrt(var[widest]), free[widest]
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    with open(str(path) + ".lock", "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def claim(path: Path, pair: tuple[str, str]) -> int:
+    """The first opening for two more games of ``pair``: openings are claimed in a side file
+    (under the lock) so that two workers never play the same opening of one pairing."""
+    claims = Path(str(path) + ".claims")
+    taken = sum(
+        1
+        for line in (claims.read_text().splitlines() if claims.exists() else [])
+        if tuple(json.loads(line)) == pair
+    )
+    with claims.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(list(pair)) + "\n")
+    return 2 * taken
+
+
+def work(args: argparse.Namespace, spec: dict[str, Any], path: Path, worker: int) -> None:
+    """One worker: choose a pairing, play one opening with both colours, append, repeat."""
+    rules = find_game(args.variant)
+    setup = rules.setup(max_plies=rules.default_max_plies)  # as the CLI: Enochian 400
+    starts = rules.starts(setup)
+    config = GameConfig(tc=TimeControl.parse(args.tc or spec["tc"]))
+    guess = seeds(spec, args.variant)
+    stop_at = time.monotonic() + 60 * args.minutes
+    started = time.monotonic()
+    while time.monotonic() < stop_at:
+        with locked(path):
+            lines = read_results(path)
+            if len(lines) >= args.max_games:
+                break
+            (a, b), widest, rung = choose(spec, lines, guess)
+            first = claim(path, (a, b))
+        outcome = run_match(
+            played_as(a),
+            played_as(b),
+            variant=rules,
+            setup=setup,
+            games=2,
+            first=first,
+            starts=starts,
+            config=config,
+            concurrency=1,
+        )
+        with locked(path), path.open("a", encoding="utf-8") as fh:
+            for sched, result in outcome.games:
+                line = {"game": sched.index, "pair_a": a, "pair_b": b, **result.to_json()}
+                fh.write(json.dumps(line) + "\n")
+        sc = [r.points[g.seats.index(0)] for g, r in outcome.games]
+        print(
+            f"[{(time.monotonic() - started) / 60:5.1f} min] w{worker} {a} vs {b}: {sc} "
+            f"({len(lines) + 2} games; widest +-{widest:.0f}: {rung})",
+            flush=True,
+        )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variant", default="chess", choices=sorted(LADDERS))
-    ap.add_argument("--minutes", type=float, default=45.0, help="stop starting rounds after this")
-    ap.add_argument("--rounds", type=int, default=1000, help="at most this many rounds")
+    ap.add_argument("--minutes", type=float, default=45.0, help="stop starting games after this")
+    ap.add_argument("--max-games", type=int, default=100_000, help="stop at this many games")
     ap.add_argument("--tc", help="time control (default: the ladder's)")
-    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=2, help="games played at once")
+    ap.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--results", required=True, help="JSONL of every game (appended, resumed)")
     ap.add_argument("--write", action="store_true", help="write the fit into the package")
     ap.add_argument("--fit-only", action="store_true", help="play nothing, fit what is there")
@@ -229,54 +414,21 @@ def main() -> int:
     args = ap.parse_args()
     spec = LADDERS[args.variant]
     tc = args.tc or spec["tc"]
-    rules = find_game(args.variant)
-    setup = rules.setup(max_plies=rules.default_max_plies)  # as the CLI: Enochian 400
-    starts = rules.starts(setup)
-    config = GameConfig(tc=TimeControl.parse(tc))
     path = Path(args.results)
     path.parent.mkdir(parents=True, exist_ok=True)
+    if args.worker is not None:
+        work(args, spec, path, args.worker)
+        return 0
+    if not args.fit_only:
+        # Each worker is a process of its own (the built-in agents are Python: threads would
+        # share one core), choosing its next pairing from every game so far.
+        procs = [
+            subprocess.Popen([sys.executable, __file__, *sys.argv[1:], "--worker", str(i)])
+            for i in range(args.workers)
+        ]
+        for proc in procs:
+            proc.wait()
     lines = read_results(path)
-    done: dict[tuple[str, str], int] = {}
-    for line in lines:
-        done[pair_key(line)] = done.get(pair_key(line), 0) + 1
-    stop_at = time.monotonic() + 60 * args.minutes
-    started = time.monotonic()
-    for rnd in range(args.rounds):
-        if args.fit_only or time.monotonic() >= stop_at:
-            break
-        for a, b in spec["pairs"]:
-            if time.monotonic() >= stop_at:
-                break
-            first = done.get((a, b), 0)
-            outcome = run_match(
-                played_as(a),
-                played_as(b),
-                variant=rules,
-                setup=setup,
-                games=2,
-                first=first,
-                starts=starts,
-                config=config,
-                concurrency=args.concurrency,
-            )
-            with path.open("a", encoding="utf-8") as fh:
-                for sched, result in outcome.games:
-                    line = {
-                        "game": sched.index,
-                        "pair_a": a,
-                        "pair_b": b,
-                        **result.to_json(),
-                    }
-                    fh.write(json.dumps(line) + "\n")
-                    lines.append(line)
-            done[(a, b)] = first + len(outcome.games)
-            sc = [r.points[g.seats.index(0)] for g, r in outcome.games]
-            elapsed = (time.monotonic() - started) / 60
-            print(
-                f"[{elapsed:5.1f} min] round {rnd + 1}: {a} vs {b}: {sc} "
-                f"({done[(a, b)]} games, {len(lines)} in all)",
-                flush=True,
-            )
     agents = fit_ladder(spec, lines)
     flagged = sum(1 for line in lines if sf_flagged(line))
     crashed = sum(1 for line in lines if line.get("termination") == "crash")
