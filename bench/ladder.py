@@ -306,7 +306,8 @@ def choose(
     widest = max(range(len(free)), key=lambda i: var[i])
     seconds: dict[tuple[str, str], list[float]] = {}
     for line in lines:
-        seconds.setdefault(pair_key(line), []).append(float(line.get("seconds", 0.0)))
+        # the wall time of a game with its agents' start (what choosing it costs)
+        seconds.setdefault(pair_key(line), []).append(float(line.get("wall", line["seconds"])))
     index = {n: i for i, n in enumerate(free)}
     best: tuple[float, tuple[str, str]] | None = None
     for a, b in itertools.combinations(names, 2):
@@ -375,6 +376,7 @@ def work(args: argparse.Namespace, spec: dict[str, Any], path: Path, worker: int
                 break
             (a, b), widest, rung = choose(spec, lines, guess)
             first = claim(path, (a, b))
+        t0 = time.monotonic()
         outcome = run_match(
             played_as(a),
             played_as(b),
@@ -386,9 +388,11 @@ def work(args: argparse.Namespace, spec: dict[str, Any], path: Path, worker: int
             config=config,
             concurrency=1,
         )
+        wall = round((time.monotonic() - t0) / max(1, len(outcome.games)), 3)
         with locked(path), path.open("a", encoding="utf-8") as fh:
             for sched, result in outcome.games:
-                line = {"game": sched.index, "pair_a": a, "pair_b": b, **result.to_json()}
+                line = {"game": sched.index, "pair_a": a, "pair_b": b, "wall": wall}
+                line.update(result.to_json())
                 fh.write(json.dumps(line) + "\n")
         sc = [r.points[g.seats.index(0)] for g, r in outcome.games]
         print(
