@@ -67,21 +67,10 @@ def played_as(name: str) -> str:
     return name + SF_PLAYED if name.startswith(SF) else name
 
 
-# The engine levels' first labels, under which the games of 2026-11-27 were played; the labels
-# were then moved to the measured ratings with the same parameters (engine/levels.py, and a
-# test that the parameters are the ones measured).
-RENAMED = {
-    "builtin:engine?elo=800": "builtin:engine?elo=150",
-    "builtin:engine?elo=1200": "builtin:engine?elo=600",
-    "builtin:engine?elo=1600": "builtin:engine?elo=1250",
-    "builtin:engine?elo=2000": "builtin:engine?elo=1650",
-}
-
-
 def canonical(name: str) -> str:
     for extra in (SF_PLAYED, *SF_PLAYED_BEFORE):
         name = name.replace(extra, "")
-    return RENAMED.get(name, name)
+    return name
 
 
 # Rungs and anchors, and the pairings that connect them (each a chain link or a measurement).
@@ -144,12 +133,12 @@ SECONDS_GUESS = {"sf": 6.0, "other": 2.0}  # a pairing's cost before its first g
 def covariance(
     games: list[tuple[str, str, float]], ratings: dict[str, float], free: list[str]
 ) -> list[list[float]]:
-    """The inverse of the information matrix of the free ratings at ``ratings`` (plus one
-    virtual game's worth on the diagonal so that a rung without games has a finite, large
-    variance instead of none)."""
+    """The inverse of the information matrix of the free ratings at ``ratings`` (plus a
+    ten-thousandth of a game on the diagonal, so that rungs not yet connected to an anchor have
+    a finite variance, huge, which makes the first games against an anchor the most useful)."""
     index = {n: i for i, n in enumerate(free)}
     n = len(free)
-    info = [[(K * K / 4) if i == j else 0.0 for j in range(n)] for i in range(n)]
+    info = [[(K * K * 1e-4) if i == j else 0.0 for j in range(n)] for i in range(n)]
     for a, b, _ in games:
         p = expected(ratings[a], ratings[b])
         h = K * K * p * (1.0 - p)
@@ -296,9 +285,8 @@ def choose(
     """The pairing to play next, with the widest half-width now and its rung."""
     games = games_of(lines)
     fixed = dict(spec["fixed"])
-    ratings = dict(guess)
-    ratings.update({n: r for n, (r, _, _) in fit(games, fixed).items()})
     names = order(spec)
+    ratings = placed(games, fixed, guess, names)
     free = [n for n in names if n not in fixed]
     cov = covariance(games, ratings, free)
     var = [cov[i][i] for i in range(len(free))]
@@ -334,6 +322,39 @@ def choose(
             best = (score, (a, b))
     assert best is not None, "no pairing within MAX_GAP"
     return best[1], Z95 * math.sqrt(var[widest]), free[widest]
+
+
+def placed(
+    games: list[tuple[str, str, float]],
+    fixed: dict[str, float],
+    guess: dict[str, float],
+    names: list[str],
+) -> dict[str, float]:
+    """The ratings to choose by: the fit's, except that a group of rungs not yet connected
+    by games to an anchor (whose fitted level is arbitrary) keeps its guesses' mean level."""
+    fitted = {n: r for n, (r, _, _) in fit(games, fixed).items()}
+    group = {n: n for n in names}
+
+    def root(n: str) -> str:
+        while group[n] != n:
+            n = group[n]
+        return n
+
+    for a, b, _ in games:
+        group[root(a)] = root(b)
+    out = dict(guess)
+    members: dict[str, list[str]] = {}
+    for n in names:
+        members.setdefault(root(n), []).append(n)
+    for ms in members.values():
+        played = [n for n in ms if n in fitted]
+        if any(n in fixed for n in ms) or not played:
+            out.update({n: fitted[n] for n in played})
+            continue
+        shift = sum(guess[n] for n in played) / len(played)
+        shift -= sum(fitted[n] for n in played) / len(played)
+        out.update({n: fitted[n] + shift for n in played})
+    return out
 
 
 @contextmanager
