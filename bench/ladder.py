@@ -86,14 +86,15 @@ LADDERS: dict[str, dict[str, Any]] = {
         "rungs": [
             "builtin:random",
             "builtin:greedy",
-            "builtin:engine?elo=0",
             "builtin:engine?elo=150",
             "builtin:microchess",
             "builtin:engine?elo=600",
             "builtin:engine?elo=800",
-            "builtin:engine?elo=1000",
+            "builtin:engine?elo=900",
+            "builtin:engine?elo=1050",
             "builtin:engine?elo=1250",
-            "builtin:engine?elo=1450",
+            "builtin:engine?elo=1400",
+            "builtin:engine?elo=1500",
             "builtin:engine?elo=1650",
         ],
         "fixed": {sf(1350): 1350.0, sf(1600): 1600.0, sf(2000): 2000.0},
@@ -123,8 +124,9 @@ LADDERS: dict[str, dict[str, Any]] = {
 # through it, most where it is the weakest link of the chain. Each candidate pairing is scored
 # by that reduction (summed over the rungs still wider than the target, each counted only down
 # to the target) per second of its games (the mean of its games so far), and the best is
-# played. Pairings more than MAX_GAP points apart by the current fit are not candidates: their
-# results say little, and what they say leans most on the logistic model's tails.
+# played. Pairings surely more than MAX_GAP points apart (by more than the 95% interval of
+# their difference) are not candidates: their results say little, and what they say leans
+# most on the logistic model's tails.
 MAX_GAP = 450.0
 TARGET_HALF_WIDTH = 75.0  # the 95% half-width the issue asks for
 SECONDS_GUESS = {"sf": 6.0, "other": 2.0}  # a pairing's cost before its first games
@@ -299,7 +301,7 @@ def choose(
     index = {n: i for i, n in enumerate(free)}
     best: tuple[float, tuple[str, str]] | None = None
     for a, b in itertools.combinations(names, 2):
-        if (a in fixed and b in fixed) or abs(ratings[a] - ratings[b]) > MAX_GAP:
+        if a in fixed and b in fixed:
             continue
         u = [0.0] * len(free)
         if a in index:
@@ -308,6 +310,8 @@ def choose(
             u[index[b]] -= 1.0
         cu = [sum(row[j] * u[j] for j in range(len(u))) for row in cov]
         ucu = sum(x * y for x, y in zip(u, cu, strict=True))
+        if abs(ratings[a] - ratings[b]) - Z95 * math.sqrt(ucu) > MAX_GAP:
+            continue  # surely far apart (not merely far apart by an unsure fit)
         e = expected(ratings[a], ratings[b])
         w = 2 * K * K * e * (1 - e)
         drop = [w * x * x / (1 + w * ucu) for x in cu]

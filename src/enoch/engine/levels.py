@@ -39,24 +39,28 @@ from enoch.rules.position import Position
 
 ELO_MIN = 0
 ELO_MAX = 2000
-# (elo, depth, temperature in centipawns): anchors of the chosen-mistake levels; between two
-# anchors the temperature is interpolated geometrically and the depth is the lower anchor's
-# (an anchor's own level belongs to the segment below it: 600 searches 1 ply, 1250 2 plies).
-# The labels were first set by hand (400, 800, 1200, 1600, then nodes doubling every 100
-# points from 1800) and then moved to what the ladder measured for the same parameters
-# against Stockfish's levels at 10+0.1 (bench/ladder.md), rounded to 50: 150, 600 and 1250
-# below, and 2000 nodes at 1650. 0 (temperature 400) and 1500 (temperature 12) were not
-# measured: they are placed below and between their neighbours.
-SOFTMAX_ANCHORS = (
+# (elo, depth, temperature in centipawns): the chosen-mistake levels whose strength the ladder
+# measured against Stockfish's levels at 10+0.1 (bench/ladder.md), each labelled with its
+# measured rating rounded to 50. A label between two points gets the lower point's depth and a
+# temperature interpolated geometrically when both points search the same depth; where the
+# depth changes, the nearer point's parameters. Depth counts for more than temperature: a
+# second ply (the reply seen) is worth about 450 points at these temperatures, so the depth-1
+# levels reach down to a beginner and depth 2 and 3 with falling temperatures fill the gaps.
+# 0 (temperature 400) was not measured (it plays about as the random agent does).
+SOFTMAX_POINTS = (
     (0, 1, 400.0),
     (150, 1, 150.0),
-    (600, 2, 60.0),
-    (1250, 3, 25.0),
+    (600, 1, 60.0),
+    (800, 1, 20.0),
+    (900, 2, 100.0),
+    (1050, 2, 45.0),
+    (1250, 2, 25.0),
+    (1400, 3, 25.0),
+    (1500, 3, 12.0),
 )
-SOFTMAX_TOP = 1500  # the last chosen-mistake level (depth 3, temperature 12)
-TOP_TEMPERATURE = 12.0
-# Node-bounded levels: NODES_AT_TOP nodes at SOFTMAX_TOP, doubling every NODES_DOUBLING
-# points (2000 nodes at 1650, as measured); ELO_MAX is the engine unbounded.
+SOFTMAX_TOP = SOFTMAX_POINTS[-1][0]  # the last chosen-mistake level
+# Node-bounded levels: NODES_AT_TOP nodes just above SOFTMAX_TOP, doubling every
+# NODES_DOUBLING points (2000 nodes at 1650, as measured); ELO_MAX is the engine unbounded.
 NODES_AT_TOP = 500
 NODES_DOUBLING = 75
 # Scores beyond this (mates) are clipped before the softmax, so that exp() stays finite and
@@ -84,12 +88,15 @@ def level_for(elo: int) -> Level:
     if elo > SOFTMAX_TOP:
         nodes = round(NODES_AT_TOP * 2 ** ((elo - SOFTMAX_TOP) / NODES_DOUBLING))
         return Level(elo, None, 0.0, nodes)
-    anchors = [*SOFTMAX_ANCHORS, (SOFTMAX_TOP, 3, TOP_TEMPERATURE)]
-    for (e0, d0, t0), (e1, _, t1) in itertools.pairwise(anchors):
+    for (e0, d0, t0), (e1, d1, t1) in itertools.pairwise(SOFTMAX_POINTS):
         if e0 <= elo <= e1:
-            f = (elo - e0) / (e1 - e0)
-            return Level(elo, d0, t0 * (t1 / t0) ** f, None)
-    raise AssertionError("unreachable: the anchors cover ELO_MIN .. SOFTMAX_TOP")
+            if elo == e1:
+                return Level(elo, d1, t1, None)
+            if d0 == d1:
+                return Level(elo, d0, t0 * (t1 / t0) ** ((elo - e0) / (e1 - e0)), None)
+            near_lower = elo - e0 < e1 - elo
+            return Level(elo, d0 if near_lower else d1, t0 if near_lower else t1, None)
+    raise AssertionError("unreachable: the points cover ELO_MIN .. SOFTMAX_TOP")
 
 
 def parse_elo(value: str, where: str) -> int:
