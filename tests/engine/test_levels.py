@@ -11,11 +11,20 @@ import chess
 import pytest
 
 from enoch.engine.agent import EngineAgent
-from enoch.engine.levels import ELO_MAX, ELO_MIN, Level, Weakened, level_for
+from enoch.engine.levels import (
+    ELO_MAX,
+    ELO_MIN,
+    NODES_POINT,
+    SOFTMAX_POINTS,
+    Level,
+    Weakened,
+    level_for,
+)
 from enoch.engine.search import Searcher
 from enoch.engine.uci import UciEngine
 from enoch.errors import InputError
 from enoch.protocol import state_from_fen
+from enoch.ratings.ladder import load_ladder
 from enoch.rules.position import Position
 
 # White to move can take an undefended queen (d1xd5... e4xd5 here: the pawn takes it).
@@ -47,19 +56,26 @@ def test_levels_cover_the_range_and_grow_stronger() -> None:
     assert level_for(ELO_MIN - 500) == level_for(ELO_MIN)
     assert level_for(ELO_MAX).full
     soft = [lv for lv in levels if lv.depth is not None]
-    assert soft and all(a.temperature > b.temperature for a, b in itertools.pairwise(soft))
-    assert all(a.depth <= b.depth for a, b in itertools.pairwise(soft))  # type: ignore[operator]
+    # deeper, or as deep and cooler (fewer and smaller chosen mistakes)
+    assert soft and all(
+        a.depth < b.depth or (a.depth == b.depth and a.temperature > b.temperature)  # type: ignore[operator]
+        for a, b in itertools.pairwise(soft)
+    )
     bounded = [lv.nodes for lv in levels if lv.nodes is not None]
     assert bounded == sorted(bounded) and len(set(bounded)) == len(bounded)
 
 
 def test_the_measured_labels_keep_the_parameters_they_were_measured_with() -> None:
-    # the ladder's games were played under the first labels (800, 1200, 1600, 2000); the
-    # labels moved to the measured ratings, the parameters did not
-    assert level_for(150) == Level(150, 1, 150.0, None)
-    assert level_for(600) == Level(600, 1, 60.0, None)
-    assert level_for(1250) == Level(1250, 2, 25.0, None)
-    assert level_for(1650) == Level(1650, None, 0.0, 2000)
+    # each measured point's label gives exactly the parameters the ladder played
+    for elo, depth, temperature in SOFTMAX_POINTS:
+        assert level_for(elo) == Level(elo, depth, temperature, None)
+    assert level_for(NODES_POINT[0]) == Level(NODES_POINT[0], None, 0.0, NODES_POINT[1])
+    # and the shipped ladder rates those labels: the rung names are the labels
+    ladder = load_ladder("chess")["agents"]
+    for elo in [e for e, _, _ in SOFTMAX_POINTS[1:]] + [NODES_POINT[0]]:
+        rung = ladder[f"builtin:engine?elo={elo}"]
+        # a label is its measured rating, rounded: inside the rung's 95% interval
+        assert rung["low"] <= elo <= rung["high"], (elo, rung)
 
 
 @pytest.mark.parametrize("elo", [0, 600, 1000, 1450, 1800])

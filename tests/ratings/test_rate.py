@@ -90,7 +90,7 @@ def test_bad_games_from_argparse_exits_2() -> None:
 @pytest.mark.slow
 def test_a_ladder_level_rates_within_its_interval_of_its_ladder_rating() -> None:
     ladder = load_ladder()
-    name = "builtin:engine?elo=600"
+    name = "builtin:engine?elo=650"
     rung = ladder["agents"][name]
     found = rate(name, games=30)
     # the measured rating and the ladder's agree within the new interval

@@ -19,10 +19,10 @@ machine. A person at a given level sees some moves and misjudges others. So a le
 
 Every bound is a count (plies, nodes), not a time, so a level plays the same on a fast or a
 slow machine and under any clock (the clock still cuts a search that would overrun it), and
-with the same seed it plays the same moves. The Elo labels follow what the ladder measured
+with the same seed it plays the same moves. The Elo labels are what the ladder measured
 (``bench/ladder.py``, ``enoch/ratings/ladder.json``) on Stockfish 15.1's ``UCI_Elo`` scale at
-10+0.1, with its intervals (about +-100 at the top, +-250 at the bottom): the shipped ladder,
-not the label, is the figure to quote.
+10+0.1, rounded to 50, each with its interval: the shipped ladder, not the label, is the figure
+to quote. Labels between the measured points are interpolated.
 """
 
 from __future__ import annotations
@@ -40,28 +40,28 @@ from enoch.rules.position import Position
 ELO_MIN = 0
 ELO_MAX = 2000
 # (elo, depth, temperature in centipawns): the chosen-mistake levels whose strength the ladder
-# measured against Stockfish's levels at 10+0.1 (bench/ladder.md), each labelled with its
-# measured rating rounded to 50. A label between two points gets the lower point's depth and a
-# temperature interpolated geometrically when both points search the same depth; where the
-# depth changes, the nearer point's parameters. Depth counts for more than temperature: a
-# second ply (the reply seen) is worth about 450 points at these temperatures, so the depth-1
-# levels reach down to a beginner and depth 2 and 3 with falling temperatures fill the gaps.
-# 0 (temperature 400) was not measured (it plays about as the random agent does).
+# measured against Stockfish's levels at 10+0.1 (bench/ladder.md: 9,356 games, every interval
+# within +-66), each labelled with its measured rating rounded to 50 (1100 measured 1072, 1050
+# being taken by 1033). A label between two points gets a temperature interpolated
+# geometrically when both points search the same depth, and the nearer point's parameters
+# where the depth changes. The temperature counts as much as the depth: one ply at 20 plays as
+# well as two at 45, and two plies at 100 measured as one at 60 (620 against 639), so that
+# point is not a level. 0 (temperature 400) was not measured: it plays about as the random
+# agent does.
 SOFTMAX_POINTS = (
     (0, 1, 400.0),
-    (150, 1, 150.0),
-    (600, 1, 60.0),
-    (800, 1, 20.0),
-    (900, 2, 100.0),
-    (1050, 2, 45.0),
+    (200, 1, 150.0),
+    (650, 1, 60.0),
+    (1050, 1, 20.0),
+    (1100, 2, 45.0),
     (1250, 2, 25.0),
-    (1400, 3, 25.0),
+    (1350, 3, 25.0),
     (1500, 3, 12.0),
 )
 SOFTMAX_TOP = SOFTMAX_POINTS[-1][0]  # the last chosen-mistake level
-# Node-bounded levels: NODES_AT_TOP nodes just above SOFTMAX_TOP, doubling every
-# NODES_DOUBLING points (2000 nodes at 1650, as measured); ELO_MAX is the engine unbounded.
-NODES_AT_TOP = 500
+# Node-bounded levels above SOFTMAX_TOP: the measured point (label, nodes), the count doubling
+# every NODES_DOUBLING points from it; ELO_MAX is the engine unbounded.
+NODES_POINT = (1700, 2000)
 NODES_DOUBLING = 75
 # Scores beyond this (mates) are clipped before the softmax, so that exp() stays finite and
 # a mate is simply "much better".
@@ -86,7 +86,7 @@ def level_for(elo: int) -> Level:
     if elo >= ELO_MAX:
         return Level(elo, None, 0.0, None)
     if elo > SOFTMAX_TOP:
-        nodes = round(NODES_AT_TOP * 2 ** ((elo - SOFTMAX_TOP) / NODES_DOUBLING))
+        nodes = round(NODES_POINT[1] * 2 ** ((elo - NODES_POINT[0]) / NODES_DOUBLING))
         return Level(elo, None, 0.0, nodes)
     for (e0, d0, t0), (e1, d1, t1) in itertools.pairwise(SOFTMAX_POINTS):
         if e0 <= elo <= e1:
@@ -157,4 +157,13 @@ class Weakened:
         return scores[-1]
 
 
-__all__ = ["ELO_MAX", "ELO_MIN", "Level", "Weakened", "level_for", "parse_elo"]
+__all__ = [
+    "ELO_MAX",
+    "ELO_MIN",
+    "NODES_POINT",
+    "SOFTMAX_POINTS",
+    "Level",
+    "Weakened",
+    "level_for",
+    "parse_elo",
+]
