@@ -133,3 +133,24 @@ def test_agent_cold_path_imports_only_what_it_needs() -> None:
     heavy = [m for m in modules if m.count(".") and m.split(".")[1] in parts]
     # Registering the subcommands imports each part's small ``cli`` module, nothing more.
     assert all(m.endswith(".cli") or m.count(".") == 1 for m in heavy), heavy
+
+
+def test_every_help_text_prints_its_percent_signs_once() -> None:
+    # argparse %-formats help= strings but prints a description as written: "95%%" in a
+    # description showed as "95%%" in `enoch rate --help`
+    import argparse
+
+    from enoch.cli import build_parser
+
+    def helps(parser: argparse.ArgumentParser) -> list[str]:
+        out = [parser.format_help()]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    out += helps(sub)
+        return out
+
+    texts = helps(build_parser())
+    assert len(texts) > 20
+    for text in texts:
+        assert "%%" not in text, text[:200]

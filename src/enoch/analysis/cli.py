@@ -48,7 +48,7 @@ def register(sub: Any) -> None:
         "leaderboard",
         help="one table over results files: W/D/L, rating, failures, time, tokens, cost",
         description="Every agent of the results files (enoch match/tournament --results, "
-        "both games): games, wins/draws/losses, a Bradley-Terry rating with its 95%% "
+        "both games): games, wins/draws/losses, a Bradley-Terry rating with its 95% "
         "interval (anchored to the calibrated ladder when ladder agents took part), illegal "
         "and invalid answers per 1000 moves, seconds and tokens per move and cost; with "
         "--analyse also the average centipawn loss and accuracy of chess play.",

@@ -235,7 +235,7 @@ def register(sub: Any) -> None:
         help="a match between agents: starts rotated, concurrency, records, Elo, SPRT",
         description="Play a match: one agent per seat (2 for chess; 2 or 4 for enochian). "
         "Seats rotate every game and each start (opening, array) is played from every seat. "
-        "Prints W/D/L, score, Elo difference with a 95%% interval and LOS (two agents), "
+        "Prints W/D/L, score, Elo difference with a 95% interval and LOS (two agents), "
         "points and ratings (four); with --sprt the match stops as soon as the test decides.",
     )
     m.add_argument("agents", nargs="+", metavar="AGENT", help=AGENT_HELP)

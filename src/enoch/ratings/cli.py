@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "ratings were measured against Stockfish 15.1's UCI_Elo levels: each pair of games "
             "(one opening, both colours) against the rung nearest the current estimate, then "
             "the maximum-likelihood rating with the ladder held fixed, draws as half, and its "
-            "95%% interval. Enochian has no outside anchor: its scale is enoch's Enochian "
+            "95% interval. Enochian has no outside anchor: its scale is enoch's Enochian "
             "agents with builtin:random at 0."
         ),
     )
