@@ -2,23 +2,24 @@
 
 Usage::
 
-    python bench/ladder.py --minutes 45 --results bench/results/ladder.jsonl --write
-    python bench/ladder.py --variant enochian --minutes 5 \\
-        --results bench/results/ladder-enochian.jsonl --write
+    python bench/ladder.py --minutes 70 --results bench/results/ladder.jsonl
+    python bench/ladder.py --fit-only --markdown --write --results bench/results/ladder.jsonl
+    python bench/ladder.py --variant enochian --workers 1 --minutes 25 \\
+        --results bench/results/ladder-enochian.jsonl
 
 Chess: each rung (random, greedy, MicroChess, the engine's levels) is rated by games against
-Debian Stockfish 15.1's ``UCI_LimitStrength``/``UCI_Elo`` levels, held fixed at their labels.
-Rungs too weak to score against Stockfish's lowest level (1350) are chained: random plays
-greedy, greedy plays MicroChess, MicroChess plays the low engine levels, which play Stockfish.
-One maximum-likelihood fit over every game (``enoch.ratings.maths.fit``) gives each rung its
-rating and 95% interval, the chain's uncertainty included. Enochian has no outside anchor:
-``builtin:random`` is held at 0.
+Debian Stockfish 15.1's ``UCI_LimitStrength``/``UCI_Elo`` levels, held fixed at their labels,
+and against each other: rungs too weak to score against Stockfish's lowest level (1350) are
+chained through the rungs above them. One maximum-likelihood fit over every game
+(``enoch.ratings.maths.fit``) gives each rung its rating and 95% interval, the chain's
+uncertainty included. Enochian has no outside anchor: ``builtin:random`` is held at 0.
 
-The games are played in rounds, each pairing one opening from both colours per round, so that
-whenever the run stops every pairing has about as many games. Every game is appended to
-``--results`` as it ends; a new run with the same file continues each pairing where it stopped
-(its next openings), so the budget can be spent in several runs. ``--write`` writes the fit
-into ``src/enoch/ratings/`` with the date, the commit and this command.
+``--workers`` processes play at once. Before each two games (one opening, both colours) a
+worker refits everything so far and takes the pairing whose games narrow the widest intervals
+most per second (see *Choosing the next pairing* below). Every game is appended to
+``--results`` as it ends, and a new run with the same file goes on from there, so the budget
+can be spent in several runs. ``--write`` writes the fit into ``src/enoch/ratings/`` with the
+date, the commit and this command; ``--markdown`` prints the tables of ``bench/ladder.md``.
 """
 
 from __future__ import annotations
