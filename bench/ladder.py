@@ -125,11 +125,20 @@ LADDERS: dict[str, dict[str, Any]] = {
         "file": "ladder-enochian.json",
         "tc": "60+0.5",
         "anchor": "enoch's Enochian agents, builtin:random held at 0 (no outside anchor)",
+        # Count-bound rungs only (a move time would make a rung's strength the machine's):
+        # greedy with a share of random moves between random and greedy, whose own pairing is
+        # too one-sided to measure anything (62-0 in the first ladder), and the search agent
+        # at fixed depths above it.
         "rungs": [
             "builtin:random",
+            "builtin:greedy?noise=0.75",
+            "builtin:greedy?noise=0.5",
+            "builtin:greedy?noise=0.25",
+            "builtin:greedy?noise=0.1",
             "builtin:greedy",
-            "builtin:search?movetime=0.05",
-            "builtin:search?movetime=0.2",
+            "builtin:search?depth=1",
+            "builtin:search?depth=2",
+            "builtin:search?depth=3",
         ],
         "fixed": {"builtin:random": 0.0},
     },

@@ -105,23 +105,41 @@ class RandomAgent(_Base):
 
 
 class GreedyAgent(_Base):
-    """The move with the best evaluation one move ahead (ties broken at random)."""
+    """The move with the best evaluation one move ahead (ties broken at random); with
+    ``noise=P`` a uniformly random legal move instead with probability ``P`` (0 .. 1), which
+    places it anywhere between the random agent and itself (the rungs of the Enochian ladder
+    between the two: a pairing of random and plain greedy is so one-sided that it measures
+    nothing)."""
 
     name = "enochian-greedy"
 
+    def __init__(self, **options: str) -> None:
+        super().__init__(**options)
+        self.noise = _num(options, "noise", 0.0, lo=0.0, hi=1.0)
+
+    def _known(self) -> tuple[str, ...]:
+        return ("seed", "noise")
+
     def choose(self, st: State) -> int:
-        team = st.army_to_move % 2
-        best: list[int] = []
-        best_v = float("-inf")
-        for m in st.legal_moves():
-            st.make(m)
-            v = evaluate(st, team)
-            st.undo()
-            if v > best_v:
-                best, best_v = [m], v
-            elif v == best_v:
-                best.append(m)
-        return self.rng.choice(best)
+        if self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(st.legal_moves())
+        return greedy_move(st, self.rng)
+
+
+def greedy_move(st: State, rng: random.Random) -> int:
+    """The move with the best evaluation one move ahead for the side to move, ties at random."""
+    team = st.army_to_move % 2
+    best: list[int] = []
+    best_v = float("-inf")
+    for m in st.legal_moves():
+        st.make(m)
+        v = evaluate(st, team)
+        st.undo()
+        if v > best_v:
+            best, best_v = [m], v
+        elif v == best_v:
+            best.append(m)
+    return rng.choice(best)
 
 
 class SearchAgent(_Base):
@@ -170,7 +188,7 @@ class SearchAgent(_Base):
 
     def choose(self, st: State) -> int:
         if st.config.divination is not None:
-            return GreedyAgent.choose(self, st)  # type: ignore[arg-type]
+            return greedy_move(st, self.rng)
         return self.searcher.best_move(st, deadline=self._deadline)[0]
 
 
