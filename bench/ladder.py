@@ -172,9 +172,12 @@ def covariance(
     index = {n: i for i, n in enumerate(free)}
     n = len(free)
     info = [[(K * K * 1e-4) if i == j else 0.0 for j in range(n)] for i in range(n)]
+    pairs: dict[tuple[str, str], int] = {}
     for a, b, _ in games:
+        pairs[(a, b)] = pairs.get((a, b), 0) + 1
+    for (a, b), count in pairs.items():
         p = expected(ratings[a], ratings[b])
-        h = K * K * p * (1.0 - p)
+        h = count * K * K * p * (1.0 - p)
         ia, ib = index.get(a), index.get(b)
         if ia is not None:
             info[ia][ia] += h
@@ -457,9 +460,22 @@ def work(args: argparse.Namespace, spec: dict[str, Any], path: Path, worker: int
     guess = seeds(spec, args.variant)
     stop_at = time.monotonic() + 60 * args.minutes
     started = time.monotonic()
+    lines: list[dict[str, Any]] = []
+    offset = 0
     while time.monotonic() < stop_at:
         with locked(path):
-            lines = read_results(path)
+            # only what was appended since the last look (whole lines: writes hold the lock),
+            # without the moves, which choosing does not need
+            if path.exists():
+                with path.open("rb") as fh:
+                    fh.seek(offset)
+                    chunk = fh.read()
+                offset += len(chunk)
+                for text in chunk.decode("utf-8").splitlines():
+                    if text.strip():
+                        line = json.loads(text)
+                        line.pop("moves", None)
+                        lines.append(line)
             if len(lines) >= args.max_games:
                 break
             (a, b), widest, rung = choose(spec, lines, guess)

@@ -200,7 +200,8 @@ AGENTS: dict[str, type[_Base]] = {
 
 
 def make_agent(spec: str) -> Any:
-    """``random``, ``greedy?seed=3``, ``search?movetime=0.5`` (``enochian-`` prefix optional)."""
+    """``random``, ``greedy?seed=3&noise=0.5``, ``search?movetime=0.5`` (``enochian-`` prefix
+    optional)."""
     from urllib.parse import parse_qsl
 
     name, _, query = spec.partition("?")

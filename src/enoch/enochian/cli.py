@@ -60,7 +60,7 @@ def register(sub: Any) -> None:
         "--agents",
         default="search?movetime=0.5",
         help="comma-separated agents for the other seats, in seat order: "
-        "random, greedy, search?movetime=S, exec:CMD, jsonl:CMD, "
+        "random, greedy[?noise=P], search?movetime=S, exec:CMD, jsonl:CMD, "
         "http(s)://URL; one name is used for every seat",
     )
     pl.add_argument(
@@ -88,7 +88,7 @@ def register(sub: Any) -> None:
         "agents",
         nargs="+",
         metavar="AGENT",
-        help="2 or 4 agents: random, greedy, search?movetime=S, builtin:NAME, "
+        help="2 or 4 agents: random, greedy[?noise=P], search?movetime=S, builtin:NAME, "
         "exec:CMD, jsonl:CMD, http(s)://URL",
     )
     m.add_argument("--games", type=arg("int", 1), default=10)
