@@ -12,7 +12,8 @@ Options (all strings, as ``builtin:engine?movetime=0.5&hash=32``):
   row (never resigns without it);
 - ``elo`` a strength level, 0 .. 2000 (2000 is full strength): chosen mistakes by a seeded
   softmax over shallow root scores, or a node-bounded search (``engine/levels.py``);
-- ``seed`` the generator of a level's chosen mistakes (default 0; the full-strength engine is
+- ``seed`` the generator of a level's chosen mistakes (default: fresh entropy, so that no two games
+  repeat; the full-strength engine is
   deterministic and ignores it).
 
 Draws: a valid claim is made when the search says the position is not better for us (score
@@ -92,7 +93,10 @@ class EngineAgent:
         self.resign: int | None = None
         if "resign" in options:
             self.resign = int(_number("resign", options["resign"], minimum=1, integer=True))
-        seed = 0
+        # Unseeded, a level draws its mistakes from fresh entropy: a ladder rung or any level
+        # must not replay one game for each opening (a deterministic opponent of a
+        # deterministic rung would meet the same game again and again, and count it each time).
+        seed: int | None = None
         if "seed" in options:
             seed = int(_number("seed", options["seed"], minimum=-(2**63), integer=True))
         self.weakened: Weakened | None = None

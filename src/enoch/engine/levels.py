@@ -112,7 +112,7 @@ def parse_elo(value: str, where: str) -> int:
 class Weakened:
     """Chooses the moves of one level with its own seeded generator."""
 
-    def __init__(self, elo: int, seed: int = 0) -> None:
+    def __init__(self, elo: int, seed: int | None = 0) -> None:
         self.level = level_for(elo)
         self.rng = random.Random(seed)
 

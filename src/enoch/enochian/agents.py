@@ -44,7 +44,9 @@ class _Base:
                 )
         self.options = options
         seed = options.get("seed")
-        self.rng = random.Random(0 if seed is None else parse_int(str(seed), "option seed"))
+        # Unseeded: fresh entropy, so that two agents meet in a different game each time (with
+        # a fixed default seed a match or a ladder replays one game per start).
+        self.rng = random.Random(None if seed is None else parse_int(str(seed), "option seed"))
 
     def _known(self) -> tuple[str, ...]:
         return ("seed",)
