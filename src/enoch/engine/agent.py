@@ -12,9 +12,8 @@ Options (all strings, as ``builtin:engine?movetime=0.5&hash=32``):
   row (never resigns without it);
 - ``elo`` a strength level, 0 .. 2000 (2000 is full strength): chosen mistakes by a seeded
   softmax over shallow root scores, or a node-bounded search (``engine/levels.py``);
-- ``seed`` the generator of a level's chosen mistakes (default: fresh entropy, so that no two games
-  repeat; the full-strength engine is
-  deterministic and ignores it).
+- ``seed`` the generator of a level's chosen mistakes (default: fresh entropy, so that no two
+  games repeat; the full-strength engine is deterministic and ignores it).
 
 Draws: a valid claim is made when the search says the position is not better for us (score
 below ``CLAIM_MARGIN``); a pending draw offer is accepted when the score is at or below
