@@ -215,17 +215,15 @@ def read_results(path: Path) -> list[dict[str, Any]]:
 
 
 def games_of(lines: list[dict[str, Any]]) -> list[tuple[str, str, float]]:
-    """``(seat 0's agent, seat 1's agent, seat 0's points)`` of every counted game: not
-    ``abandoned``, not a ``crash`` (a bug, not a level: two games of the first run, an
-    overflow in the levels' softmax since fixed) and not lost on time by Stockfish."""
+    """``(seat 0's agent, seat 1's agent, seat 0's points)`` of every counted game (see
+    :func:`_counted`)."""
     return [
         (
             canonical(line["seats"][0], line),
             canonical(line["seats"][1], line),
             float(line["points"][0]),
         )
-        for line in lines
-        if line.get("termination") not in ("abandoned", "crash") and not sf_flagged(line)
+        for line in _counted(lines)
     ]
 
 
@@ -318,9 +316,23 @@ def markdown(spec: dict[str, Any], lines: list[dict[str, Any]], agents: dict[str
 
 
 def _counted(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        x for x in lines if x.get("termination") not in ("abandoned", "crash") and not sf_flagged(x)
-    ]
+    """The games the fit counts: not ``abandoned``, not a ``crash``, not lost on time by
+    Stockfish, and not a replay: a game whose agents, seats and moves are those of an earlier
+    game of the results says nothing new (the first run's levels had a fixed default seed, so
+    two deterministic agents replayed one game per opening; of its 9,356 games 3,331 were
+    replays). Lines without their moves (as the workers keep them) are all counted."""
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for x in lines:
+        if x.get("termination") in ("abandoned", "crash") or sf_flagged(x):
+            continue
+        if "moves" in x:
+            key = (pair_key(x), tuple(x["seats"]), tuple(x["moves"]))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(x)
+    return out
 
 
 def seeds(spec: dict[str, Any], variant: str) -> dict[str, float]:
@@ -541,9 +553,12 @@ def main() -> int:
     agents = fit_ladder(spec, lines)
     flagged = sum(1 for line in lines if sf_flagged(line))
     crashed = sum(1 for line in lines if line.get("termination") == "crash")
+    fitted = len(games_of(lines))
+    abandoned = sum(1 for line in lines if line.get("termination") == "abandoned")
+    replays = len(lines) - fitted - flagged - crashed - abandoned
     print(
-        f"{len(games_of(lines))} games fitted of {len(lines)}; left out: {flagged} lost on "
-        f"time by Stockfish, {crashed} crashes"
+        f"{fitted} games fitted of {len(lines)}; left out: {replays} replays, {flagged} lost "
+        f"on time by Stockfish, {crashed} crashes, {abandoned} abandoned"
     )
     for name, rung in agents.items():
         print(
