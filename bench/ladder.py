@@ -128,7 +128,8 @@ LADDERS: dict[str, dict[str, Any]] = {
         # Count-bound rungs only (a move time would make a rung's strength the machine's):
         # greedy with a share of random moves between random and greedy, whose own pairing is
         # too one-sided to measure anything (62-0 in the first ladder), and the search agent
-        # at fixed depths above it.
+        # at fixed depths above it, with a 5% share of random moves: an Enochian game has one
+        # start, so two deterministic searchers would replay one game.
         "rungs": [
             "builtin:random",
             "builtin:greedy?noise=0.75",
@@ -136,9 +137,9 @@ LADDERS: dict[str, dict[str, Any]] = {
             "builtin:greedy?noise=0.25",
             "builtin:greedy?noise=0.1",
             "builtin:greedy",
-            "builtin:search?depth=1",
-            "builtin:search?depth=2",
-            "builtin:search?depth=3",
+            "builtin:search?depth=1&noise=0.05",
+            "builtin:search?depth=2&noise=0.05",
+            "builtin:search?depth=3&noise=0.05",
         ],
         "fixed": {"builtin:random": 0.0},
     },

@@ -1,4 +1,5 @@
-"""``greedy?noise=P``: the Enochian ladder's rungs between the random agent and greedy."""
+"""``greedy?noise=P`` and ``search?noise=P``: the Enochian ladder's rungs between the random
+agent and greedy, and searchers that do not replay one game."""
 
 from __future__ import annotations
 
@@ -73,3 +74,16 @@ def test_noise_moves_it_towards_random() -> None:
 def test_bad_noise_is_refused(bad: str) -> None:
     with pytest.raises(InputError):
         make_agent(f"greedy?noise={bad}")
+
+
+def test_noisy_searchers_do_not_replay_one_game() -> None:
+    from enoch.arena import play_game
+
+    def moves(spec: str) -> tuple[str, ...]:
+        result = play_game(spec, spec, variant="enochian", max_plies=40)
+        return tuple(result.moves)
+
+    plain = {moves("builtin:search?depth=1") for _ in range(3)}
+    noisy = {moves("builtin:search?depth=1&noise=0.2") for _ in range(3)}
+    assert len(plain) == 1  # deterministic: the same game every time
+    assert len(noisy) == 3

@@ -146,7 +146,9 @@ def greedy_move(st: State, rng: random.Random) -> int:
 
 class SearchAgent(_Base):
     """Iterative-deepening alpha-beta by team with a transposition table, move ordering and
-    quiescence (``movetime`` seconds, ``depth`` plies at most; see ``search.py``).
+    quiescence (``movetime`` seconds, ``depth`` plies at most; see ``search.py``); ``noise=P``
+    as for greedy. The search itself is deterministic, and an Enochian game has one start, so
+    two searchers at fixed depths would replay one game: a little noise makes each game new.
 
     The clock starts when the state arrives; when the referee sends ``move_time_limit`` the
     agent spends at most 80 % of it (less 20 ms), whatever its own ``movetime``. In divination
@@ -161,9 +163,10 @@ class SearchAgent(_Base):
             movetime=_num(options, "movetime", 1.0, lo=0.001, hi=MAX_SECONDS),
             max_depth=int(_num(options, "depth", 64, lo=1, hi=1000)),
         )
+        self.noise = _num(options, "noise", 0.0, lo=0.0, hi=1.0)
 
     def _known(self) -> tuple[str, ...]:
-        return ("seed", "movetime", "depth")
+        return ("seed", "movetime", "depth", "noise")
 
     def _start_clock(self, state: dict[str, Any]) -> None:
         budget = self.searcher.movetime
@@ -189,6 +192,8 @@ class SearchAgent(_Base):
     _deadline: float | None = None
 
     def choose(self, st: State) -> int:
+        if self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(st.legal_moves())
         if st.config.divination is not None:
             return greedy_move(st, self.rng)
         return self.searcher.best_move(st, deadline=self._deadline)[0]
