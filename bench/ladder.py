@@ -370,7 +370,9 @@ def choose(
     ratings = placed(games, fixed, guess, [*names, *extra])
     free = [n for n in [*names, *extra] if n not in fixed]
     cov = covariance(games, ratings, free)
-    var = [cov[i][i] for i in range(len(free))]
+    # only the rungs' intervals count (an earlier run's agent that is not a rung stays in the
+    # fit, but no game is chosen for its sake)
+    var = [cov[i][i] if n in names else 0.0 for i, n in enumerate(free)]
     target = (TARGET_HALF_WIDTH / Z95) ** 2
     widest = max(range(len(free)), key=lambda i: var[i])
     seconds: dict[tuple[str, str], list[float]] = {}
