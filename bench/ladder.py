@@ -68,21 +68,24 @@ def played_as(name: str) -> str:
     return name + SF_PLAYED if name.startswith(SF) else name
 
 
-# The run of 2026-11-27 (11:48-11:58 UTC, levels as in commit fe4926d) played the engine's
-# points under guessed labels; the labels were then moved to the measured ratings, rounded to
-# 50 (1072 to 1100: 1050 was taken by 1033), with the same parameters (engine/levels.py). Lines
-# written since carry ``"labels": LABELS`` and are not renamed. Depth 2 at temperature 100
-# measured as strong as depth 1 at 60 and is not a level: it stays in the fit under its
-# parameters, for the games that link it to the rungs.
-LABELS = 2
-RENAMED = {
-    "builtin:engine?elo=150": "builtin:engine?elo=200",
-    "builtin:engine?elo=600": "builtin:engine?elo=650",
-    "builtin:engine?elo=800": "builtin:engine?elo=1050",
-    "builtin:engine?elo=900": "engine at depth 2, temperature 100",
-    "builtin:engine?elo=1050": "builtin:engine?elo=1100",
-    "builtin:engine?elo=1400": "builtin:engine?elo=1350",
-    "builtin:engine?elo=1650": "builtin:engine?elo=1700",
+# The engine's levels were played under labels that were then moved to the measured ratings
+# (rounded to 50, the parameters kept: engine/levels.py); each results line carries the
+# ``labels`` version it was played under (none: the first run of 2026-11-27, 10:48-11:58 UTC,
+# at fe4926d; 2: the second, 12:12-12:33, at f36de73), and RENAMED maps its names to today's.
+# Depth 2 at temperature 100 measured as strong as depth 1 at 60 and is not a level: it stays
+# in the fit under its parameters, for the games that link it to the rungs.
+LABELS = 3
+RENAMED: dict[int | None, dict[str, str]] = {
+    None: {
+        "builtin:engine?elo=150": "builtin:engine?elo=250",
+        "builtin:engine?elo=600": "builtin:engine?elo=650",
+        "builtin:engine?elo=800": "builtin:engine?elo=1050",
+        "builtin:engine?elo=900": "engine at depth 2, temperature 100",
+        "builtin:engine?elo=1050": "builtin:engine?elo=1100",
+        "builtin:engine?elo=1400": "builtin:engine?elo=1350",
+        "builtin:engine?elo=1650": "builtin:engine?elo=1700",
+    },
+    2: {"builtin:engine?elo=200": "builtin:engine?elo=250"},
 }
 
 
@@ -91,9 +94,7 @@ def canonical(name: str, line: dict[str, Any]) -> str:
     change no move, the engine's levels under their present labels."""
     for extra in (SF_PLAYED, *SF_PLAYED_BEFORE):
         name = name.replace(extra, "")
-    if line.get("labels") != LABELS:
-        name = RENAMED.get(name, name)
-    return name
+    return RENAMED.get(line.get("labels"), {}).get(name, name)
 
 
 # Rungs and anchors, and the pairings that connect them (each a chain link or a measurement).
@@ -109,7 +110,7 @@ LADDERS: dict[str, dict[str, Any]] = {
         "rungs": [
             "builtin:random",
             "builtin:greedy",
-            "builtin:engine?elo=200",
+            "builtin:engine?elo=250",
             "builtin:microchess",
             "builtin:engine?elo=650",
             "builtin:engine?elo=1050",

@@ -40,17 +40,17 @@ from enoch.rules.position import Position
 ELO_MIN = 0
 ELO_MAX = 2000
 # (elo, depth, temperature in centipawns): the chosen-mistake levels whose strength the ladder
-# measured against Stockfish's levels at 10+0.1 (bench/ladder.md: 9,356 games, every interval
-# within +-66), each labelled with its measured rating rounded to 50 (1100 measured 1072, 1050
-# being taken by 1033). A label between two points gets a temperature interpolated
+# measured against Stockfish's levels at 10+0.1 (bench/ladder.md: 9,821 games, every interval
+# within +-61), each labelled with its measured rating rounded to 50 (1100 measured 1068, 1050
+# being taken by 1031). A label between two points gets a temperature interpolated
 # geometrically when both points search the same depth, and the nearer point's parameters
 # where the depth changes. The temperature counts as much as the depth: one ply at 20 plays as
-# well as two at 45, and two plies at 100 measured as one at 60 (620 against 639), so that
+# well as two at 45, and two plies at 100 measured as one at 60 (658 against 674), so that
 # point is not a level. 0 (temperature 400) was not measured: it plays about as the random
 # agent does.
 SOFTMAX_POINTS = (
     (0, 1, 400.0),
-    (200, 1, 150.0),
+    (250, 1, 150.0),
     (650, 1, 60.0),
     (1050, 1, 20.0),
     (1100, 2, 45.0),
