@@ -42,7 +42,7 @@ from enoch.arena.clock import TimeControl
 from enoch.arena.match import run_match
 from enoch.arena.referee import GameConfig
 from enoch.game.registry import find_game
-from enoch.ratings.maths import Z95, K, expected, fit
+from enoch.ratings.maths import Z95, K, expected, fit, inverse
 
 ROOT = Path(__file__).resolve().parent.parent
 SF = "uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo="
@@ -189,21 +189,6 @@ def covariance(
             info[ia][ib] -= h
             info[ib][ia] -= h
     return inverse(info)
-
-
-def inverse(m: list[list[float]]) -> list[list[float]]:
-    n = len(m)
-    a = [[*row, *(1.0 if i == j else 0.0 for j in range(n))] for i, row in enumerate(m)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        d = a[col][col]
-        a[col] = [x / d for x in a[col]]
-        for r in range(n):
-            if r != col and a[r][col]:
-                f = a[r][col]
-                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
-    return [row[n:] for row in a]
 
 
 def read_results(path: Path) -> list[dict[str, Any]]:

@@ -127,7 +127,8 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return [a[i][n] / a[i][i] if abs(a[i][i]) >= 1e-300 else 0.0 for i in range(n)]
 
 
-def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+def inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """The inverse of a small square matrix (a singular direction gets 0, see :func:`_solve`)."""
     n = len(matrix)
     cols = [_solve(matrix, [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
     return [[cols[j][i] for j in range(n)] for i in range(n)]
@@ -201,7 +202,7 @@ def fit(
         mean = sum(ratings.values()) / len(ratings)
         for n in names:
             ratings[n] -= mean
-    cov = _inverse(info)
+    cov = inverse(info)
     if not fixed:
         cov = _centred(cov)
     out: dict[str, tuple[float, float, float]] = {}
