@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +150,38 @@ def test_sprt_stop_cancels_queued_pairs(cluster: DaskBackend, tmp_path: Path) ->
     assert _scheduler_tasks(cluster) == 0, "queued pairs were left on the scheduler"
 
 
+def _match_in_background(
+    agents: tuple[str, str], results: Path, **kwargs: Any
+) -> tuple[threading.Thread, dict[str, Any]]:
+    """A 4-game match on a thread of its own; its outcome (or error) lands in the dict."""
+    box: dict[str, Any] = {}
+
+    def drive() -> None:
+        try:
+            box["outcome"] = run_match(
+                *agents, setup=CHESS_SHORT, games=4, results=results, **kwargs
+            )
+        except BaseException as exc:
+            box["error"] = exc
+
+    driver = threading.Thread(target=drive)
+    driver.start()
+    return driver, box
+
+
+def _agent_under(tag: str, is_worker: Callable[[int], bool]) -> tuple[int | None, int | None]:
+    """(worker, agent): the first agent process tagged ``tag`` whose parent ``is_worker``,
+    waited for up to a minute; (None, None) if none starts."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for pid, _ in live_processes((tag,)):
+            parent = _ppid(pid)
+            if is_worker(parent):
+                return parent, pid
+        time.sleep(0.02)
+    return None, None
+
+
 def test_a_worker_killed_under_a_game_loses_none_and_duplicates_none(
     cluster: DaskBackend, tmp_path: Path
 ) -> None:
@@ -159,28 +191,9 @@ def test_a_worker_killed_under_a_game_loses_none_and_duplicates_none(
     run_match(*agents, setup=CHESS_SHORT, games=4, results=expected)
 
     results = tmp_path / "dask.jsonl"
-    box: dict[str, Any] = {}
-
-    def drive() -> None:
-        try:
-            box["outcome"] = run_match(
-                *agents, setup=CHESS_SHORT, games=4, backend=cluster, results=results
-            )
-        except BaseException as exc:
-            box["error"] = exc
-
     worker_pids = set(cluster.client.run(os.getpid).values())
-    driver = threading.Thread(target=drive)
-    driver.start()
-    victim = agent = None
-    deadline = time.monotonic() + 60
-    while victim is None and time.monotonic() < deadline:
-        for pid, _ in live_processes((tag,)):
-            parent = _ppid(pid)
-            if parent in worker_pids:
-                victim, agent = parent, pid
-                break
-        time.sleep(0.02)
+    driver, box = _match_in_background(agents, results, backend=cluster)
+    victim, agent = _agent_under(tag, lambda parent: parent in worker_pids)
     assert victim is not None and agent is not None, "no game started on a worker"
     os.kill(victim, signal.SIGKILL)
     driver.join(120)
@@ -384,27 +397,8 @@ def test_a_killed_local_worker_is_replaced_and_its_pair_replayed(tmp_path: Path)
     expected = tmp_path / "expected.jsonl"
     run_match(*agents, setup=CHESS_SHORT, games=4, results=expected)
     results = tmp_path / "local.jsonl"
-    box: dict[str, Any] = {}
-
-    def drive() -> None:
-        try:
-            box["outcome"] = run_match(
-                *agents, setup=CHESS_SHORT, games=4, concurrency=2, results=results
-            )
-        except BaseException as exc:
-            box["error"] = exc
-
-    driver = threading.Thread(target=drive)
-    driver.start()
-    victim = None
-    deadline = time.monotonic() + 60
-    while victim is None and time.monotonic() < deadline:
-        for pid, _ in live_processes((tag,)):
-            parent = _ppid(pid)
-            if parent > 0 and _ppid(parent) == os.getpid():
-                victim = parent
-                break
-        time.sleep(0.02)
+    driver, box = _match_in_background(agents, results, concurrency=2)
+    victim, _ = _agent_under(tag, lambda parent: parent > 0 and _ppid(parent) == os.getpid())
     assert victim is not None
     os.kill(victim, signal.SIGKILL)
     driver.join(120)
